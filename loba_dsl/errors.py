@@ -1,0 +1,154 @@
+"""One error family for everything a user can get wrong.
+
+Every error a user can cause (a bad card, a broken ruleset, a DSL typo) is a
+:class:`LobaError`.  It carries a short machine code, a full-sentence message,
+an optional :class:`Location` and an optional hint, and renders in the
+``file:line:col: error: message`` form followed by the source line and a caret:
+
+>>> loc = Location("house.yaml", 14, 12, "  opening: escalara + pierna", 8)
+>>> print(LobaError("unknown meld kind 'escalara'", location=loc,
+...                 hint="did you mean 'escalera'?").render())
+house.yaml:14:12: error: unknown meld kind 'escalara' (did you mean 'escalera'?)
+   14 |   opening: escalara + pierna
+      |            ^^^^^^^^
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where something is: a source name, a 1-based line and a 1-based column."""
+
+    source: str
+    line: int
+    column: int
+    text: str | None = None
+    """The whole source line, for the caret display."""
+    length: int = 1
+    """How many characters the caret underlines."""
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}:{self.column}"
+
+    @property
+    def short(self) -> str:
+        """``file:line``, the form used when a rule is cited."""
+        return f"{self.source}:{self.line}"
+
+
+class LobaError(Exception):
+    """Base of every error that a user's input or ruleset can cause."""
+
+    code = "error"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        location: Location | None = None,
+        hint: str | None = None,
+        code: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.hint = hint
+        if code is not None:
+            self.code = code
+
+    def headline(self) -> str:
+        """One line: ``where: error: message (hint)``."""
+        where = f"{self.location}: " if self.location is not None else ""
+        hint = f" ({self.hint})" if self.hint else ""
+        return f"{where}error: {self.message}{hint}"
+
+    def render(self) -> str:
+        """The headline plus, when the source line is known, the line and a caret."""
+        out = [self.headline()]
+        loc = self.location
+        if loc is not None and loc.text is not None:
+            number = f"{loc.line:>5}"
+            out.append(f"{number} | {loc.text.rstrip()}")
+            out.append(f"{'':>5} | {' ' * (loc.column - 1)}{'^' * max(1, loc.length)}")
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, object]:
+        """A JSON-ready form."""
+        loc = self.location
+        return {
+            "code": self.code,
+            "message": self.message,
+            "hint": self.hint,
+            "source": loc.source if loc else None,
+            "line": loc.line if loc else None,
+            "column": loc.column if loc else None,
+        }
+
+    def __str__(self) -> str:
+        return self.headline()
+
+
+class InputError(LobaError):
+    """Bad input from a user: a malformed card, more copies than the deck holds."""
+
+    code = "input"
+
+
+class RulesetError(LobaError):
+    """A ruleset that cannot be used: unreadable, invalid YAML, schema or DSL error."""
+
+    code = "ruleset"
+
+
+class DSLError(RulesetError):
+    """A syntax or meaning error inside a DSL expression of a ruleset."""
+
+    code = "dsl"
+
+
+class LobaErrors(LobaError):
+    """Several errors found in one pass (every bad card of a line, every schema error)."""
+
+    def __init__(self, errors: Sequence[LobaError]) -> None:
+        if not errors:
+            raise ValueError("LobaErrors needs at least one error")
+        self.errors: tuple[LobaError, ...] = tuple(errors)
+        first = self.errors[0]
+        super().__init__(first.message, location=first.location, hint=first.hint, code=first.code)
+
+    def headline(self) -> str:
+        return "\n".join(e.headline() for e in self.errors)
+
+    def render(self) -> str:
+        return "\n".join(e.render() for e in self.errors)
+
+    @property
+    def is_input_error(self) -> bool:
+        return all(isinstance(e, InputError) for e in self.errors)
+
+
+def raise_all(errors: Sequence[LobaError]) -> None:
+    """Raise nothing, the one error, or all of them together."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise LobaErrors(errors)
+
+
+def suggest(word: str, candidates: Iterable[str]) -> str | None:
+    """A ``did you mean`` hint for ``word`` among ``candidates``, or ``None``.
+
+    >>> suggest("escalara", ["pierna", "escalera"])
+    "did you mean 'escalera'?"
+    """
+    pool = list(dict.fromkeys(candidates))
+    matches = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    if not matches:
+        lowered = {c.lower(): c for c in pool}
+        matches = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=1)]
+    return f"did you mean '{matches[0]}'?" if matches else None
