@@ -1,0 +1,259 @@
+"""The DSL's syntax tree: frozen, hashable, picklable dataclasses.
+
+Every node carries a :class:`Pos` relative to the DSL text it came from
+(1-based line and column); the ruleset loader maps it to the YAML file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class Pos:
+    line: int
+    column: int
+    length: int = 1
+
+
+NOPOS = Pos(1, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """A name or number as written: a rank, suit, meld kind, table or variable."""
+
+    text: str
+    pos: Pos
+
+
+# ---------------------------------------------------------------- meld shapes
+
+AceMode = Literal["low", "high", "either", "wrap"]
+Counter = Literal["wilds", "naturals", "suits", "size"]
+
+
+@dataclass(frozen=True, slots=True)
+class SuitsDistinct:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Ace:
+    mode: AceMode
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class NoWilds:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class WildsApart:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    counter: Counter
+    op: str
+    value: int
+    pos: Pos
+
+
+Clause = SuitsDistinct | Ace | NoWilds | WildsApart | Limit
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    kind: Literal["set", "run"]
+    min_size: int
+    max_size: int | None
+    clauses: tuple[Clause, ...]
+    pos: Pos
+    """Position of the head (``set 3..4``)."""
+
+
+# ---------------------------------------------------------------- card predicates
+
+
+@dataclass(frozen=True, slots=True)
+class PAlways:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PWild:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PNatural:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PHigh:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PLow:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PAs:
+    """The card stands for one of these ranks."""
+
+    words: tuple[Word, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PIn:
+    """The card is in a meld of this kind (a meld name, or ``set``/``run``)."""
+
+    name: Word
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PIs:
+    """The card itself is one of these: rank keys, suit keys or the Joker."""
+
+    words: tuple[Word, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PAnd:
+    items: tuple[Pred, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class POr:
+    items: tuple[Pred, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class PNot:
+    item: Pred
+    pos: Pos
+
+
+Pred = PAlways | PWild | PNatural | PHigh | PLow | PAs | PIn | PIs | PAnd | POr | PNot
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Bool:
+    value: bool
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    name: str
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    value: Expr
+    where: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    name: str
+    args: tuple[Arg, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Arith:
+    """``first (op operand)*`` with ``op`` in ``+ - *``, left to right."""
+
+    first: Expr
+    rest: tuple[tuple[str, Expr], ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    op: str
+    left: Expr
+    right: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    items: tuple[Expr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    items: tuple[Expr, ...]
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Cond:
+    test: Expr
+    then: Expr
+    otherwise: Expr
+    pos: Pos
+
+
+Expr = Num | Bool | Var | Call | Neg | Arith | Compare | And | Or | Not | Cond
+
+
+# ---------------------------------------------------------------- tables and contracts
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One value-table line: ``condition -> value``."""
+
+    cond: Pred
+    value: Expr
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class ContractTerm:
+    count: int
+    kind: Word
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    terms: tuple[ContractTerm, ...]
+    pos: Pos

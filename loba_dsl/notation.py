@@ -1,0 +1,279 @@
+"""Cards as people type them, read and printed from the deck's own data (rules.md §5).
+
+A card is a rank spelling followed by a suit spelling (``A♠``, ``as``, ``T♡``,
+``10♥️``) or a Joker spelling (``JOKER``, ``JK``, ``🃏``); tokens are separated by
+white space, commas or hyphens.  Every spelling of every card is put once in a
+dict, so parsing is one split and one dict look-up per token; only a bad token
+sends the text to the slow pass that locates every bad token at once.
+
+>>> from loba_dsl.deck import Deck, Rank, Suit
+>>> deck = Deck(suits=(Suit("spades", "♠", ("♤", "s")), Suit("hearts", "♥", ("♡", "h"))),
+...             ranks=(Rank("A", 1), Rank("10", 10, ("T",)), Rank("J", 11, lang={"de": ("B",)})),
+...             copies=2, jokers=1, joker_aliases=("JK",), languages=("en", "de"))
+>>> notation = Notation(deck)
+>>> notation.format(notation.parse_codes("as, T♡-jk 10♥️"))
+'A♠ 10♥ JOKER 10♥'
+>>> Notation(deck, "de").format(Notation(deck, "de").parse_codes("B♠"))
+'J♠'
+>>> try:
+...     notation.parse("A♠ B♠\\n1h")
+... except LobaError as err:
+...     print(err.render())
+<input>:1:4: error: unknown card 'B♠' ('B' is a rank only with --lang de)
+    1 | A♠ B♠
+      |    ^^
+<input>:2:1: error: unknown card '1h' (did you mean 'A♥'?)
+    2 | 1h
+      | ^^
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .deck import Card, Deck
+from .errors import InputError, LobaError, Location, raise_all, suggest
+
+__all__ = ["Notation", "ParsedCards", "Span", "check_copies", "normalise"]
+
+_DASHES = ",-\u2010\u2011\u2013"  # comma, hyphen-minus, hyphen, non-breaking hyphen, en dash
+_TOKENS = re.compile(rf"[^\s{re.escape(_DASHES)}]+").finditer
+_IS_WORD = re.compile(rf"[^\s{re.escape(_DASHES)}]+").fullmatch
+_HAS_DASH = re.compile(f"[{re.escape(_DASHES)}]").search
+_DASH_TO_SPACE = str.maketrans(dict.fromkeys(_DASHES, " "))
+_INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\ufeff"))  # text/emoji presentation, BOM
+_SKIP = -1  # a token made only of invisible characters: not a card, not an error
+
+
+def normalise(spelling: str) -> str:
+    """The form every spelling is compared in: no variation selectors, casefolded, NFC."""
+    return unicodedata.normalize("NFC", spelling.translate(_INVISIBLE).casefold())
+
+
+def _forms(spelling: str) -> set[str]:
+    """Ways people commonly type a spelling, cached in the fast dict."""
+    return {spelling, spelling.upper(), spelling.lower(), spelling.capitalize()}
+
+
+def _either(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where a card token is in the input text."""
+
+    line: int
+    """1-based."""
+    column: int
+    """1-based, in characters."""
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCards:
+    """Cards in input order, and where each one was written."""
+
+    cards: tuple[Card, ...]
+    spans: tuple[Span, ...]
+
+
+class Notation:
+    """Reads and prints the cards of one deck, in one language (``None``: English)."""
+
+    def __init__(self, deck: Deck, lang: str | None = None) -> None:
+        if lang is not None and lang not in deck.languages:
+            known = ", ".join(deck.languages)
+            did_you_mean = suggest(lang, deck.languages)
+            raise InputError(
+                f"unknown language '{lang}'",
+                hint=f"{did_you_mean} known languages: {known}" if did_you_mean else f"known: {known}",
+            )
+        self.deck = deck
+        self.lang = lang
+        chosen = lang or "en"
+        names = deck.names
+        codes: dict[str, Card] = {}
+        rank_sp: dict[str, int] = {}
+        suit_sp: dict[str, int] = {}
+
+        def spelling(word: str) -> str:
+            key = normalise(word)
+            if not _IS_WORD(word) or not _IS_WORD(key):
+                raise ValueError(f"deck spelling {word!r} is empty or holds a separator")
+            return key
+
+        def add(key: str, code: Card) -> None:
+            if codes.setdefault(key, code) != code:
+                raise ValueError(f"deck spelling {key!r} names both {names[codes[key]]} and {names[code]}")
+
+        rank_words = [(r.key, *r.aliases, *r.lang.get(chosen, ())) for r in deck.ranks]
+        suit_words = [(s.symbol, *s.aliases) for s in deck.suits]
+        for index, words in enumerate(rank_words):
+            for word in words:
+                rank_sp.setdefault(spelling(word), index)
+        for index, words in enumerate(suit_words):
+            for word in words:
+                suit_sp.setdefault(spelling(word), index)
+        for rank_key, rank in rank_sp.items():
+            for suit_key, suit in suit_sp.items():
+                add(rank_key + suit_key, deck.code(rank, suit))
+        joker_words = (deck.joker_symbol, *deck.joker_aliases) if deck.joker_symbol else ()
+        if deck.jokers and not joker_words:
+            raise ValueError("the deck has Jokers but no joker symbol to write them with")
+        for word in joker_words:
+            add(spelling(word), deck.joker_code)
+
+        # The fast dict caches the usual raw forms, so a hot loop needs no normalisation.
+        raw = [r + s for rw in rank_words for w in rw for r in _forms(w)
+               for sw in suit_words for v in sw for s in (*_forms(v), v + "\ufe0f")]
+        raw += [f for w in joker_words for v in (w, w + "\ufe0f") for f in _forms(v)]
+        self._fast = {w: codes[normalise(w)] for w in (*codes, *raw) if normalise(w) in codes}
+        self._codes = codes
+        self._rank_sp = rank_sp
+        self._suit_sp = suit_sp
+        self._suit_words = {**{normalise(s.key): i for i, s in enumerate(deck.suits)}, **suit_sp}
+        self._faces = {r.face: i for i, r in reversed(list(enumerate(deck.ranks)))}
+        self._names = {code: names[code] for code in set(codes.values())}
+        self._other_lang: dict[str, tuple[str, list[str]]] = {}
+        for lg in deck.languages:
+            for r in deck.ranks:
+                for letter in r.lang.get(lg, ()) if lg != chosen else ():
+                    key = normalise(letter)
+                    if key and key not in rank_sp:
+                        shown, langs = self._other_lang.setdefault(key, (letter, []))
+                        if lg not in langs:
+                            langs.append(lg)
+
+    def parse(self, text: str, *, source: str = "<input>", first_line: int = 1) -> ParsedCards:
+        """Every card of ``text`` with its place; every bad token reported at once."""
+        cards: list[Card] = []
+        spans: list[Span] = []
+        errors: list[LobaError] = []
+        for number, line in enumerate(text.split("\n"), first_line):
+            for match in _TOKENS(line):
+                token = match.group()
+                code = self._lookup(token)
+                if code is None:
+                    where = Location(source, number, match.start() + 1, line, len(token))
+                    errors.append(InputError(f"unknown card '{token}'", location=where, hint=self._hint(token)))
+                elif code != _SKIP:
+                    cards.append(code)
+                    spans.append(Span(number, match.start() + 1, len(token)))
+        raise_all(errors)
+        return ParsedCards(tuple(cards), tuple(spans))
+
+    def parse_codes(self, text: str) -> tuple[Card, ...]:
+        """The cards of ``text`` only: the fast path for hot loops (same errors as :meth:`parse`)."""
+        if _HAS_DASH(text):
+            text = text.translate(_DASH_TO_SPACE)
+        try:
+            return tuple(map(self._fast.__getitem__, text.split()))
+        except KeyError:
+            return self.parse(text).cards
+
+    def format(self, cards: Iterable[Card]) -> str:
+        """Canonical names joined by single spaces (``10♠ JOKER``)."""
+        try:
+            return " ".join([self._names[card] for card in cards])
+        except KeyError as missing:
+            raise ValueError(f"{missing.args[0]!r} is not a card code of this deck") from None
+
+    def _lookup(self, token: str) -> Card | None:
+        code = self._fast.get(token)
+        if code is None:
+            key = normalise(token)
+            return self._codes.get(key) if key else _SKIP
+        return code
+
+    def _hint(self, token: str) -> str:
+        """Why ``token`` is no card, and which card it might have meant."""
+        deck, word = self.deck, normalise(token)
+        splits = [(word[:i], word[i:]) for i in range(len(word) - 1, 0, -1)]
+
+        def mean(rank: int, suit: int) -> str:
+            return f"did you mean '{deck.name(deck.code(rank, suit))}'?"
+
+        for head, tail in splits:
+            if head in self._codes and tail in self._codes:
+                return f"separate the cards: '{self._names[self._codes[head]]} {self._names[self._codes[tail]]}'"
+            if head in self._suit_sp and tail in self._rank_sp:
+                return f"the rank comes first: {mean(self._rank_sp[tail], self._suit_sp[head])}"
+        for head, tail in splits:
+            if tail in self._suit_sp:
+                if head in self._other_lang:
+                    letter, langs = self._other_lang[head]
+                    return f"'{letter}' is a rank only with --lang {_either(langs)}"
+                rank = self._faces.get(int(head)) if head.isascii() and head.isdigit() else None
+                close = difflib.get_close_matches(head, self._rank_sp, n=1)
+                if rank is None and close:
+                    rank = self._rank_sp[close[0]]
+                if rank is not None:
+                    return mean(rank, self._suit_sp[tail])
+        suits = " ".join(s.symbol for s in deck.suits)
+        bad_suit = None
+        for head, tail in [(word, ""), *splits]:
+            if head in self._rank_sp:
+                if not tail:
+                    return f"a suit must follow the rank: one of {suits}"
+                close = difflib.get_close_matches(tail, self._suit_words, n=1)
+                if close:
+                    return mean(self._rank_sp[head], self._suit_words[close[0]])
+                bad_suit = tail
+                break
+        did_you_mean = suggest(token.translate(_INVISIBLE), self._names.values())
+        if did_you_mean:
+            return did_you_mean
+        if bad_suit is not None:
+            return f"'{bad_suit}' is not a suit; suits are {suits}"
+        ranks = " ".join(r.key for r in deck.ranks)
+        joker = f", or {deck.joker_symbol}" if deck.joker_symbol else ""
+        return f"a card is a rank ({ranks}) followed by a suit ({suits}){joker}"
+
+
+def check_copies(
+    parsed: ParsedCards,
+    deck: Deck,
+    *,
+    source: str = "<input>",
+    text: str | None = None,
+    ruleset: str = "",
+) -> None:
+    """Reject more physical copies of a card than ``deck`` holds (rules.md §5: ``7♠ 7♠`` is two cards).
+
+    Each offending card is reported once, located at its first excess occurrence.
+    ``text`` is the whole source whose line 1 is line 1 of the spans (it gives the
+    caret display).
+
+    >>> from loba_dsl.deck import Deck, Rank, Suit
+    >>> deck = Deck(suits=(Suit("spades", "♠"),), ranks=(Rank("7", 7),), copies=2)
+    >>> check_copies(Notation(deck).parse("7♠ 7♠ 7♠ JOKER"), deck, ruleset="menos")
+    Traceback (most recent call last):
+    ...
+    loba_dsl.errors.LobaErrors: <input>:1:7: error: 7♠ appears 3 times but the deck of 'menos' holds 2 copies
+    <input>:1:10: error: the deck of 'menos' has no JOKER
+    """
+    lines = text.split("\n") if text is not None else []
+    counts: dict[Card, int] = {}
+    first_excess: dict[Card, Span] = {}
+    for card, span in zip(parsed.cards, parsed.spans, strict=True):
+        counts[card] = counts.get(card, 0) + 1
+        if counts[card] > deck.limit(card):
+            first_excess.setdefault(card, span)
+    of = f" of '{ruleset}'" if ruleset else ""
+    errors: list[LobaError] = []
+    for card, span in first_excess.items():
+        limit, name = deck.limit(card), deck.name(card)
+        line = lines[span.line - 1] if 0 < span.line <= len(lines) else None
+        where = Location(source, span.line, span.column, line, span.length)
+        if limit == 0:
+            message = f"the deck{of} has no {name}"
+        else:
+            copies = "copy" if limit == 1 else "copies"
+            message = f"{name} appears {counts[card]} times but the deck{of} holds {limit} {copies}"
+        errors.append(InputError(message, location=where))
+    raise_all(errors)
