@@ -78,6 +78,8 @@ class Resolved:
     origins: dict[tuple[str | int, ...], Document]
     chain: tuple[Document, ...]
     """The files read, the asked-for one first."""
+    files: tuple[str, ...] = ()
+    """Absolute paths of those files, in the same order."""
 
     def origin(self, path: Path) -> Document | None:
         while path:
@@ -129,6 +131,7 @@ def _resolve(path: FilePath, display: str, seen: tuple[str, ...]) -> Resolved:
     else:
         base = _resolve_parent(doc, path, str(parent_spec), (*seen, key))
     merged = _merge(base, doc)
+    merged.files = (str(path.resolve()), *base.files)
     return merged
 
 

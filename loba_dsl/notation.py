@@ -43,8 +43,7 @@ __all__ = ["Notation", "ParsedCards", "Span", "check_copies", "normalise"]
 _DASHES = ",-\u2010\u2011\u2013"  # comma, hyphen-minus, hyphen, non-breaking hyphen, en dash
 _TOKENS = re.compile(rf"[^\s{re.escape(_DASHES)}]+").finditer
 _IS_WORD = re.compile(rf"[^\s{re.escape(_DASHES)}]+").fullmatch
-_HAS_DASH = re.compile(f"[{re.escape(_DASHES)}]").search
-_DASH_TO_SPACE = str.maketrans(dict.fromkeys(_DASHES, " "))
+_DASHES_TO_SPACE = re.compile(f"[{re.escape(_DASHES)}]").sub
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\ufeff"))  # text/emoji presentation, BOM
 _SKIP = -1  # a token made only of invisible characters: not a card, not an error
 
@@ -91,7 +90,7 @@ class Notation:
             did_you_mean = suggest(lang, deck.languages)
             raise InputError(
                 f"unknown language '{lang}'",
-                hint=f"{did_you_mean} known languages: {known}" if did_you_mean else f"known: {known}",
+                hint=f"{did_you_mean + ' ' if did_you_mean else ''}known languages: {known}",
             )
         self.deck = deck
         self.lang = lang
@@ -113,12 +112,11 @@ class Notation:
 
         rank_words = [(r.key, *r.aliases, *r.lang.get(chosen, ())) for r in deck.ranks]
         suit_words = [(s.symbol, *s.aliases) for s in deck.suits]
-        for index, words in enumerate(rank_words):
-            for word in words:
-                rank_sp.setdefault(spelling(word), index)
-        for index, words in enumerate(suit_words):
-            for word in words:
-                suit_sp.setdefault(spelling(word), index)
+        for table, all_words, kind in ((rank_sp, rank_words, "rank"), (suit_sp, suit_words, "suit")):
+            for index, words in enumerate(all_words):
+                for word in words:
+                    if table.setdefault(spelling(word), index) != index:
+                        raise ValueError(f"deck spelling {word!r} names two {kind}s")
         for rank_key, rank in rank_sp.items():
             for suit_key, suit in suit_sp.items():
                 add(rank_key + suit_key, deck.code(rank, suit))
@@ -140,14 +138,13 @@ class Notation:
         self._faces = {r.face: i for i, r in reversed(list(enumerate(deck.ranks)))}
         self._names = {code: names[code] for code in set(codes.values())}
         self._other_lang: dict[str, tuple[str, list[str]]] = {}
-        for lg in deck.languages:
-            for r in deck.ranks:
-                for letter in r.lang.get(lg, ()) if lg != chosen else ():
-                    key = normalise(letter)
-                    if key and key not in rank_sp:
-                        shown, langs = self._other_lang.setdefault(key, (letter, []))
-                        if lg not in langs:
-                            langs.append(lg)
+        for lg in (lg for lg in deck.languages if lg != chosen):
+            for letter in (letter for r in deck.ranks for letter in r.lang.get(lg, ())):
+                key = normalise(letter)
+                if key and key not in rank_sp:
+                    langs = self._other_lang.setdefault(key, (letter, []))[1]
+                    if lg not in langs:
+                        langs.append(lg)
 
     def parse(self, text: str, *, source: str = "<input>", first_line: int = 1) -> ParsedCards:
         """Every card of ``text`` with its place; every bad token reported at once."""
@@ -160,7 +157,8 @@ class Notation:
                 code = self._lookup(token)
                 if code is None:
                     where = Location(source, number, match.start() + 1, line, len(token))
-                    errors.append(InputError(f"unknown card '{token}'", location=where, hint=self._hint(token)))
+                    hint = self._hint(token)
+                    errors.append(InputError(f"unknown card '{token}'", location=where, hint=hint))
                 elif code != _SKIP:
                     cards.append(code)
                     spans.append(Span(number, match.start() + 1, len(token)))
@@ -169,12 +167,14 @@ class Notation:
 
     def parse_codes(self, text: str) -> tuple[Card, ...]:
         """The cards of ``text`` only: the fast path for hot loops (same errors as :meth:`parse`)."""
-        if _HAS_DASH(text):
-            text = text.translate(_DASH_TO_SPACE)
+        tokens = _DASHES_TO_SPACE(" ", text).split()
         try:
-            return tuple(map(self._fast.__getitem__, text.split()))
-        except KeyError:
+            return tuple(map(self._fast.__getitem__, tokens))
+        except KeyError:  # an unusual spelling (``jOkEr``) or a bad token
+            codes = [self._lookup(token) for token in tokens]
+        if None in codes:
             return self.parse(text).cards
+        return tuple(code for code in codes if code is not None and code != _SKIP)
 
     def format(self, cards: Iterable[Card]) -> str:
         """Canonical names joined by single spaces (``10♠ JOKER``)."""
@@ -200,7 +200,7 @@ class Notation:
 
         for head, tail in splits:
             if head in self._codes and tail in self._codes:
-                return f"separate the cards: '{self._names[self._codes[head]]} {self._names[self._codes[tail]]}'"
+                return f"separate the cards: '{self.format((self._codes[head], self._codes[tail]))}'"
             if head in self._suit_sp and tail in self._rank_sp:
                 return f"the rank comes first: {mean(self._rank_sp[tail], self._suit_sp[head])}"
         for head, tail in splits:
@@ -215,6 +215,9 @@ class Notation:
                 if rank is not None:
                     return mean(rank, self._suit_sp[tail])
         suits = " ".join(s.symbol for s in deck.suits)
+        ranks = " ".join(r.key for r in deck.ranks)
+        if word in self._suit_sp:
+            return f"a rank must come before the suit: one of {ranks}"
         bad_suit = None
         for head, tail in [(word, ""), *splits]:
             if head in self._rank_sp:
@@ -230,7 +233,6 @@ class Notation:
             return did_you_mean
         if bad_suit is not None:
             return f"'{bad_suit}' is not a suit; suits are {suits}"
-        ranks = " ".join(r.key for r in deck.ranks)
         joker = f", or {deck.joker_symbol}" if deck.joker_symbol else ""
         return f"a card is a rank ({ranks}) followed by a suit ({suits}){joker}"
 

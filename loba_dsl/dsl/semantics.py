@@ -520,11 +520,16 @@ class Table:
     def value(self, deck: Deck, card: Card, role: CardRole) -> int:
         for rule in self.rules:
             if eval_pred(rule.pred, deck, card, role):
-                return _card_expr(rule.value, deck, card, role)
+                try:
+                    return _card_expr(rule.value, deck, card, role)
+                except DSLProblem as e:
+                    pos = A.Pos(rule.where.line, rule.where.column - 1 + e.pos.column, e.pos.length)
+                    raise DSLProblem(f"{e.message} ({deck.name(card)})", pos, e.hint) from None
+        last = self.rules[-1].where if self.rules else A.Pos(1, 1, 1)
         raise DSLProblem(
             f"no line of value table '{self.name}' gives a value to {deck.name(card)}"
             + ("" if role.wild is None else f" ({'wild' if role.wild else 'natural'} in a meld)"),
-            A.Pos(1, 1, 1),
+            last,
             "end the table with a catch-all line such as '_ -> 0'",
         )
 

@@ -1,0 +1,147 @@
+"""``check``: is a card list one legal meld under a ruleset, and why (not)?
+
+>>> result = check("A♣ 2♣ JOKER")
+>>> result.valid, result.kind, result.reading_names()
+(True, 'escalera', ['A♣', '2♣', '3♣'])
+>>> check("7♠ 7♥ JOKER").reasons()[0]
+"pierna: allows no wild cards, but JOKER would be wild (rule 'no wilds' at rulesets/menos.yaml:53)"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from loba_dsl.deck import Card
+from loba_dsl.melds import HEAD, Failure, Matcher, Outcome, Reading
+from loba_dsl.notation import check_copies
+from loba_dsl.ruleset import Ruleset, load_ruleset
+from loba_dsl.settings import DEFAULT_RULESET
+
+_MATCHERS: dict[int, tuple[Ruleset, Matcher]] = {}
+
+
+def matcher_for(ruleset: Ruleset) -> Matcher:
+    """The matcher of a ruleset, built once per ruleset object."""
+    entry = _MATCHERS.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:
+        entry = (ruleset, Matcher(ruleset))
+        _MATCHERS[id(ruleset)] = entry
+    return entry[1]
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict on one card list, with everything needed to explain it."""
+
+    input: str
+    ruleset: Ruleset
+    cards: tuple[Card, ...]
+    outcome: Outcome
+
+    @property
+    def valid(self) -> bool:
+        return self.outcome.valid
+
+    @property
+    def best(self) -> Reading | None:
+        return self.outcome.best
+
+    @property
+    def kind(self) -> str | None:
+        return self.best.kind if self.best else None
+
+    @property
+    def points(self) -> int | None:
+        return self.best.points if self.best else None
+
+    def card_names(self) -> list[str]:
+        return self.ruleset.deck.names_of(self.cards)
+
+    def reading_names(self) -> list[str]:
+        return self.ruleset.deck.names_of(self.best.stands) if self.best else []
+
+    def wilds(self) -> list[dict[str, str]]:
+        """What each wild stands for, in meld order."""
+        best = self.best
+        if best is None:
+            return []
+        names = self.ruleset.deck.names
+        return [
+            {"card": names[self.cards[i]], "stands_for": names[best.stands[q]]}
+            for q, i in enumerate(best.order)
+            if best.wild[q]
+        ]
+
+    def reasons(self) -> list[str]:
+        return [explain(self.ruleset, f) for f in self.outcome.failures]
+
+    def to_dict(self) -> dict[str, Any]:
+        best = self.best
+        return {
+            "input": self.input,
+            "ruleset": self.ruleset.name,
+            "valid": self.valid,
+            "kind": self.kind,
+            "cards": self.card_names(),
+            "reading": self.reading_names() if best else None,
+            "wilds": self.wilds(),
+            "points": self.points,
+            "reasons": self.reasons(),
+        }
+
+
+def explain(ruleset: Ruleset, failure: Failure) -> str:
+    """One reason in words, naming the rule and where the ruleset says it."""
+    kind = ruleset.kinds[failure.kind_index]
+    if failure.clause == HEAD:
+        text, where = kind.head_text, kind.where
+    else:
+        text, where = kind.clause_text[failure.clause], kind.clause_where[failure.clause]
+    return f"{kind.name}: {failure.message} (rule '{text}' at {where})"
+
+
+def check_cards(cards: tuple[Card, ...], ruleset: Ruleset, text: str = "") -> CheckResult:
+    """Check already-parsed cards (the in-process hot path)."""
+    return CheckResult(text, ruleset, cards, matcher_for(ruleset).match(cards))
+
+
+def check(
+    text: str,
+    ruleset: Ruleset | str = DEFAULT_RULESET,
+    *,
+    lang: str | None = None,
+    source: str = "<input>",
+    line: int = 1,
+) -> CheckResult:
+    """Parse ``text`` as cards and check it as one meld.
+
+    Bad cards, and more copies of a card than the deck holds, raise
+    :class:`~loba_dsl.errors.InputError` (or several in a ``LobaErrors``).
+    """
+    rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    parsed = rs.notation(lang).parse(text, source=source, first_line=line)
+    # Spans count lines from ``line``; pad so the caret display finds the right line.
+    check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
+    return check_cards(parsed.cards, rs, text)
+
+
+def check_lines(
+    lines: Iterator[str] | list[str], ruleset: Ruleset, *, lang: str | None = None, source: str = "<input>"
+) -> Iterator[CheckResult | Exception]:
+    """Check one meld per line; blank lines and ``#`` comments are skipped.
+
+    Yields a result, or the input error of that line, so a batch reports
+    every line.
+    """
+    from loba_dsl.errors import LobaError
+
+    for number, raw in enumerate(lines, start=1):
+        text = raw.rstrip("\n")
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        try:
+            yield check(text, ruleset, lang=lang, source=source, line=number)
+        except LobaError as e:
+            yield e

@@ -1,0 +1,419 @@
+"""Meld matching: is a multiset of cards a legal meld of a ruleset, and how.
+
+The matcher interprets the compiled meld shapes of a ruleset (sets and runs,
+size ranges, suit rules, ace modes, wild limits) over compact card codes.  A
+card that may be wild but has a rank (a 2 where 2s are wild) is tried both as
+itself and as a wild; a Joker is always wild.
+
+Among all legal readings the best is chosen by a documented, deterministic
+order (:func:`Reading.sort_key`): most points (where melds score), then most
+natural cards, then the ruleset's order of meld kinds, then the reading that
+keeps the cards in the order they were given, then the lowest run.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from loba_dsl.deck import Card, Deck
+from loba_dsl.dsl import ast as A
+from loba_dsl.dsl.semantics import compare
+
+if TYPE_CHECKING:
+    from loba_dsl.ruleset import MeldKind, Ruleset
+
+HEAD = -1
+"""Clause index of a shape's head (``set 3..4``): size, one rank, one suit, sequence."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One legal way to read cards as a meld."""
+
+    kind: str
+    kind_index: int
+    order: tuple[int, ...]
+    """Index in the input of the card at each meld position."""
+    stands: tuple[Card, ...]
+    """The card each meld position stands for."""
+    wild: tuple[bool, ...]
+    """Whether the card at each meld position is used as a wild."""
+    points: int | None
+    start: int = 0
+
+    @property
+    def naturals(self) -> int:
+        return self.wild.count(False)
+
+    @property
+    def wilds(self) -> int:
+        return self.wild.count(True)
+
+    def inversions(self) -> int:
+        o = self.order
+        return sum(1 for i in range(len(o)) for j in range(i + 1, len(o)) if o[i] > o[j])
+
+    def sort_key(self) -> tuple[int, int, int, int, int]:
+        """Smaller is better."""
+        return (-(self.points or 0), -self.naturals, self.kind_index, self.inversions(), self.start)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why cards are not a meld of one kind: the clause that fails, in words."""
+
+    kind: str
+    kind_index: int
+    clause: int
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """All that matching found: the best reading, or every reason per kind."""
+
+    best: Reading | None
+    failures: tuple[Failure, ...]
+
+    @property
+    def valid(self) -> bool:
+        return self.best is not None
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """A meld kind reduced to what the hot loop needs."""
+
+    index: int
+    name: str
+    run: bool
+    lo: int
+    hi: int
+    distinct: int | None
+    no_wilds: int | None
+    apart: int | None
+    ace: str
+    ace_clause: int | None
+    suit_limits: tuple[tuple[str, int, int], ...]
+    limits: tuple[tuple[str, str, int, int], ...]
+
+
+def _spec(index: int, kind: MeldKind, deck: Deck) -> _Spec:
+    distinct = no_wilds = apart = ace_clause = None
+    ace = "low"
+    suit_limits: list[tuple[str, int, int]] = []
+    limits: list[tuple[str, str, int, int]] = []
+    for i, c in enumerate(kind.shape.clauses):
+        match c:
+            case A.SuitsDistinct():
+                distinct = i
+            case A.NoWilds():
+                no_wilds = i
+            case A.WildsApart():
+                apart = i
+            case A.Ace(mode=mode):
+                ace, ace_clause = mode, i
+            case A.Limit(counter="suits", op=op, value=v):
+                suit_limits.append((op, v, i))
+            case A.Limit(counter=counter, op=op, value=v):
+                if counter == "wilds" and op in ("==", "<=") and v == 0 or counter == "wilds" and op == "<" and v == 1:
+                    no_wilds = i
+                else:
+                    limits.append((counter, op, v, i))
+    hi = kind.shape.max_size if kind.shape.max_size is not None else deck.n_ranks if kind.is_run else 10**6
+    return _Spec(index, kind.name, kind.is_run, kind.shape.min_size, hi, distinct, no_wilds, apart, ace,
+                 ace_clause, tuple(suit_limits), tuple(limits))
+
+
+class Matcher:
+    """Matches card codes against the meld kinds of one ruleset."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        deck = ruleset.deck
+        self.ruleset = ruleset
+        self.deck = deck
+        self.kinds = ruleset.kinds
+        self.specs = tuple(_spec(i, k, deck) for i, k in enumerate(ruleset.kinds))
+        self.S = deck.n_suits
+        self.R = deck.n_ranks
+        self.joker = deck.joker_code
+        n = deck.n_codes
+        wilds = ruleset.wild_cards
+        self.always_wild = tuple(c == self.joker or (c in wilds and not ruleset.natural_too) for c in range(n))
+        self.maybe_wild = tuple(c in wilds and not self.always_wild[c] for c in range(n))
+        self.rank = tuple(c // self.S if c != self.joker else -1 for c in range(n))
+        self.suit = tuple(c % self.S if c != self.joker else -1 for c in range(n))
+        table = ruleset.meld_points
+        self.values = ruleset.meld_values.get(table) if table is not None else None
+        self.names = deck.names
+
+    # ------------------------------------------------------------ public
+
+    def match(self, cards: Sequence[Card]) -> Outcome:
+        """The best legal reading of ``cards`` as one meld, or why there is none."""
+        cards = tuple(cards)
+        always, maybe = self.always_wild, self.maybe_wild
+        forced = [i for i, c in enumerate(cards) if always[c]]
+        ambiguous = [i for i, c in enumerate(cards) if maybe[c]]
+        best: Reading | None = None
+        best_key: tuple[int, int, int, int, int] | None = None
+        per_kind: dict[int, list[Failure]] = {}
+        scored = self.values is not None
+        for extra in range(len(ambiguous) + 1):
+            for chosen in itertools.combinations(ambiguous, extra):
+                wild_idx = sorted((*forced, *chosen))
+                wild_set = set(wild_idx)
+                nat_idx = [i for i in range(len(cards)) if i not in wild_set]
+                for spec in self.specs:
+                    if best is not None and not scored and spec.index > best.kind_index and (
+                            len(nat_idx) <= best.naturals):
+                        continue
+                    fails, readings = (self._run if spec.run else self._set)(spec, cards, nat_idx, wild_idx)
+                    if fails:
+                        prev = per_kind.get(spec.index)
+                        if prev is None or len(fails) < len(prev):
+                            per_kind[spec.index] = fails
+                        continue
+                    for r in readings:
+                        key = r.sort_key()
+                        if best_key is None or key < best_key:
+                            best, best_key = r, key
+            if best is not None and not scored:
+                break  # more wilds only means fewer naturals
+        if best is not None:
+            return Outcome(best, ())
+        failures = tuple(f for i in sorted(per_kind) for f in per_kind[i])
+        return Outcome(None, failures)
+
+    def is_meld(self, cards: Sequence[Card]) -> bool:
+        return self.match(cards).valid
+
+    # ------------------------------------------------------------ sets
+
+    def _set(self, k: _Spec, cards: tuple[Card, ...], nat: list[int],
+             wild: list[int]) -> tuple[list[Failure], list[Reading]]:
+        n = len(cards)
+        fails: list[Failure] = []
+        names = self.names
+        if n < k.lo or n > k.hi:
+            fails.append(self._size_failure(k, n))
+        if wild and k.no_wilds is not None:
+            fails.append(Failure(k.name, k.index, k.no_wilds,
+                                 f"allows no wild cards, but {self._list(cards, wild)} would be wild"))
+        rank, suit = self.rank, self.suit
+        ranks = {rank[cards[i]] for i in nat}
+        if len(ranks) > 1:
+            fails.append(Failure(k.name, k.index, HEAD,
+                                 f"needs cards of one rank, but has {self._list(cards, nat)}"))
+        nat_suits = [suit[cards[i]] for i in nat]
+        d = len(set(nat_suits))
+        if k.distinct is not None:
+            if d < len(nat_suits):
+                twice = next(s for s in nat_suits if nat_suits.count(s) > 1)
+                same = [i for i in nat if suit[cards[i]] == twice]
+                fails.append(Failure(k.name, k.index, k.distinct,
+                                     f"needs every suit different, but {self._list(cards, same)} share a suit"))
+            elif n > self.S:
+                fails.append(Failure(k.name, k.index, k.distinct, f"has {n} cards but only {self.S} suits"))
+        lo_d = d if d else min(1, n)
+        hi_d = min(d + len(wild), self.S) if k.distinct is None else min(n, self.S)
+        if k.distinct is not None:
+            lo_d = hi_d
+        for op, v, ci in k.suit_limits:
+            if not any(compare(op, x, v) for x in range(lo_d, hi_d + 1)):
+                fails.append(Failure(k.name, k.index, ci, f"needs suits {op} {v}, but has {d} suit(s)"))
+        self._limits(k, n, len(nat), len(wild), fails)
+        if fails:
+            return fails, []
+        # Readings: the wilds take the missing suits first, as the suit rules need.
+        target = lo_d
+        for op, v, _ in k.suit_limits:
+            target = next(x for x in range(lo_d, hi_d + 1) if compare(op, x, v))
+        if k.distinct is not None:
+            target = n
+        used = list(dict.fromkeys(nat_suits))
+        missing = [s for s in range(self.S) if s not in used]
+        wild_suits = []
+        for j in range(len(wild)):
+            if len(used) + j < target and missing:
+                wild_suits.append(missing.pop(0))
+            else:
+                wild_suits.append(used[0] if used else (wild_suits[0] if wild_suits else 0))
+        out = []
+        candidate_ranks = sorted(ranks) if ranks else list(range(self.R))
+        for r in candidate_ranks:
+            stands = list(cards)
+            flags = [False] * n
+            for j, i in enumerate(wild):
+                stands[i] = self.deck.code(r, wild_suits[j])
+                flags[i] = True
+            points = self._points(k, cards, range(n), stands, flags, [False] * n)
+            out.append(Reading(k.name, k.index, tuple(range(n)), tuple(stands), tuple(flags), points, r))
+        _ = names
+        return [], out
+
+    # ------------------------------------------------------------ runs
+
+    def _run(self, k: _Spec, cards: tuple[Card, ...], nat: list[int],
+             wild: list[int]) -> tuple[list[Failure], list[Reading]]:
+        n = len(cards)
+        fails: list[Failure] = []
+        if n < k.lo or n > k.hi:
+            fails.append(self._size_failure(k, n))
+        if wild and k.no_wilds is not None:
+            fails.append(Failure(k.name, k.index, k.no_wilds,
+                                 f"allows no wild cards, but {self._list(cards, wild)} would be wild"))
+        suit, rank = self.suit, self.rank
+        suits = {suit[cards[i]] for i in nat}
+        if len(suits) > 1:
+            fails.append(Failure(k.name, k.index, HEAD, f"needs cards of one suit, but has {self._list(cards, nat)}"))
+        nat_ranks = [rank[cards[i]] for i in nat]
+        if len(set(nat_ranks)) < len(nat_ranks):
+            twice = next(r for r in nat_ranks if nat_ranks.count(r) > 1)
+            same = [i for i in nat if rank[cards[i]] == twice]
+            fails.append(Failure(k.name, k.index, HEAD, f"cannot hold one rank twice ({self._list(cards, same)})"))
+        self._limits(k, n, len(nat), len(wild), fails)
+        if fails:
+            return fails, []
+        out: list[Reading] = []
+        apart_blocked = False
+        run_suit = next(iter(suits)) if suits else 0
+        for high in self._ace_options(k.ace):
+            for start, positions in self._windows(k.ace, high, n, [nat_ranks[j] for j in range(len(nat))]):
+                wild_pos = [q for q in range(n) if q not in positions]
+                if k.apart is not None and any(b - a == 1 for a, b in itertools.pairwise(wild_pos)):
+                    apart_blocked = True
+                    continue
+                out.extend(self._run_readings(k, cards, nat, wild, positions, wild_pos, start, high, run_suit))
+        if out:
+            return [], out
+        if apart_blocked:
+            return [Failure(k.name, k.index, k.apart, "would need two wild cards side by side")], []
+        return [self._sequence_failure(k, cards, nat, n)], []
+
+    def _ace_options(self, mode: str) -> tuple[bool, ...]:
+        if self.deck.ace is None:
+            return (False,)
+        return {"low": (False,), "high": (True,), "either": (False, True), "wrap": (False,)}[mode]
+
+    def _windows(self, mode: str, high: bool, n: int, ranks: list[int]) -> list[tuple[int, dict[int, int]]]:
+        """Every window of ``n`` consecutive positions holding all natural ranks.
+
+        Returns ``(start, {offset in window: natural's index in ranks})``.
+        """
+        R = self.R
+        ace = self.deck.ace
+        out: list[tuple[int, dict[int, int]]] = []
+        if mode == "wrap":
+            if n > R:
+                return out
+            for s in range(R):
+                placed = {(r - s) % R: j for j, r in enumerate(ranks)}
+                if all(q < n for q in placed):
+                    out.append((s, placed))
+            return out
+        # Linear positions: the ace sits at its index (low) or one past the top (high).
+        pos = [R if (high and r == ace) else r for r in ranks]
+        lo_bound = 1 if (high and ace == 0) else 0
+        hi_bound = R if high else R - 1
+        if n > hi_bound - lo_bound + 1:
+            return out
+        first = max(lo_bound, (max(pos) - n + 1) if pos else lo_bound)
+        last = min(hi_bound - n + 1, min(pos) if pos else hi_bound - n + 1)
+        for s in range(first, last + 1):
+            out.append((s, {p - s: j for j, p in enumerate(pos)}))
+        return out
+
+    def _run_readings(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int],
+                      placed: dict[int, int], wild_pos: list[int], start: int, high: bool,
+                      run_suit: int) -> list[Reading]:
+        n = len(cards)
+        R = self.R
+        ace = self.deck.ace
+        order = [0] * n
+        stands = [0] * n
+        flags = [False] * n
+        highs = [False] * n
+        for q, j in placed.items():
+            i = nat[j]
+            order[q] = i
+            stands[q] = cards[i]
+            highs[q] = high and self.rank[cards[i]] == ace
+        for q in wild_pos:
+            p = (start + q) % R if k.ace == "wrap" else start + q
+            r = ace if (p == R and ace is not None) else p
+            stands[q] = self.deck.code(r, run_suit)
+            flags[q] = True
+            highs[q] = p == R
+        orders = self._wild_orders(k, cards, wild, wild_pos, stands, highs)
+        out = []
+        for assignment in orders:
+            for q, i in zip(wild_pos, assignment, strict=True):
+                order[q] = i
+            points = self._points(k, cards, order, stands, flags, highs)
+            out.append(Reading(k.name, k.index, tuple(order), tuple(stands), tuple(flags), points, start))
+        return out
+
+    def _wild_orders(self, k: _Spec, cards: tuple[Card, ...], wild: list[int], wild_pos: list[int],
+                     stands: list[Card], highs: list[bool]) -> list[tuple[int, ...]]:
+        """Which wild goes where: input order, unless wilds differ in value by position."""
+        if self.values is None or len(wild) < 2 or len({cards[i] for i in wild}) < 2:
+            return [tuple(wild)]
+        values = self.values
+        signatures = {
+            cards[i]: tuple(values.get((k.index, cards[i], True, self.rank[stands[q]], highs[q]), 0) for q in wild_pos)
+            for i in wild
+        }
+        if len(set(signatures.values())) < 2:
+            return [tuple(wild)]
+        seen: set[tuple[Card, ...]] = set()
+        out = []
+        for perm in itertools.permutations(wild):
+            key = tuple(cards[i] for i in perm)
+            if key not in seen:
+                seen.add(key)
+                out.append(perm)
+        return out
+
+    # ------------------------------------------------------------ shared
+
+    def _points(self, k: _Spec, cards: tuple[Card, ...], order: Sequence[int], stands: Sequence[Card],
+                flags: Sequence[bool], highs: Sequence[bool]) -> int | None:
+        values = self.values
+        if values is None:
+            return None
+        rank = self.rank
+        total = 0
+        for q, i in enumerate(order):
+            total += values[(k.index, cards[i], flags[q], rank[stands[q]], highs[q])]
+        return total
+
+    def _limits(self, k: _Spec, n: int, naturals: int, wilds: int, fails: list[Failure]) -> None:
+        for counter, op, v, ci in k.limits:
+            got = {"wilds": wilds, "naturals": naturals, "size": n}.get(counter, 0)
+            if not compare(op, got, v):
+                fails.append(Failure(k.name, k.index, ci, f"needs {counter} {op} {v}, but has {got}"))
+
+    def _size_failure(self, k: _Spec, n: int) -> Failure:
+        if n < k.lo:
+            return Failure(k.name, k.index, HEAD, f"needs at least {k.lo} cards, but has {n}")
+        return Failure(k.name, k.index, HEAD, f"has at most {k.hi} cards, but has {n}")
+
+    def _sequence_failure(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], n: int) -> Failure:
+        ranks = [self.rank[cards[i]] for i in nat]
+        others = [m for m in ("low", "high", "either", "wrap") if m != k.ace]
+        rescued = any(self._windows(m, h, n, ranks) for m in others for h in self._ace_options(m))
+        listed = self._list(cards, nat)
+        if rescued and self.deck.ace is not None and self.deck.ace in ranks:
+            clause = k.ace_clause if k.ace_clause is not None else HEAD
+            how = {"low": "low only", "high": "high only", "either": "high or low, never both", "wrap": "round the corner"}
+            return Failure(k.name, k.index, clause,
+                           f"is not a sequence with the ace {how[k.ace]}: {listed}")
+        return Failure(k.name, k.index, HEAD, f"is not a sequence of {n} consecutive ranks: {listed}")
+
+    def _list(self, cards: tuple[Card, ...], idx: Sequence[int]) -> str:
+        names = self.names
+        return " ".join(names[cards[i]] for i in idx)
