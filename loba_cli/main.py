@@ -1,0 +1,225 @@
+"""The ``loba`` command: a thin Typer layer over :mod:`loba_dsl`.
+
+Exit codes: 0 ok (legal meld, valid ruleset), 1 a finding (not legal, invalid
+ruleset), 2 bad input or usage.  Data goes to stdout, diagnostics to stderr.
+Library modules are imported inside the commands, so that ``loba --help`` and
+each command pay only for what they use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from loba_dsl.settings import DEFAULT_RULESET
+
+app = typer.Typer(
+    name="loba",
+    help="Loba rules as data: check melds, inspect and validate rulesets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+RulesetOpt = Annotated[
+    str,
+    typer.Option("--ruleset", "-r", help="A shipped ruleset name (see `loba rulesets`) or a .yaml file."),
+]
+LangOpt = Annotated[
+    str | None,
+    typer.Option("--lang", help="Read language-specific rank letters: de (B D K), nl (B V H), it, es."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object per line in batch mode).")]
+
+T = TypeVar("T")
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    sys.stderr.write(message.rstrip("\n") + "\n")
+    raise typer.Exit(code)
+
+
+def _guard(fn: Callable[[], T]) -> T:
+    """Run a command body; our errors become a message and exit 2, never a traceback."""
+    from loba_dsl.errors import LobaError
+
+    try:
+        return fn()
+    except LobaError as e:
+        _fail(e.render())
+    except (OSError, UnicodeError) as e:
+        _fail(f"error: {e}")
+
+
+def _emit(line: str) -> None:
+    sys.stdout.write(line + "\n")
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- check
+
+
+@app.command()
+def check(
+    cards: Annotated[
+        str | None,
+        typer.Argument(help="The cards, e.g. \"A♣ 2♣ JOKER\"; '-' reads one meld per line from stdin."),
+    ] = None,
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+    file: Annotated[
+        str | None, typer.Option("--file", "-f", help="Check one meld per line of this file ('-': stdin).")
+    ] = None,
+) -> None:
+    """Say whether CARDS form one legal meld, which kind, what each wild stands for, and why not."""
+    if file is not None and cards is not None and cards != "-":
+        _fail("error: give the cards or --file, not both")
+    if file is None and cards in (None, "-"):
+        if cards is None:
+            _fail("error: give the cards to check (e.g. loba check \"A♣ 2♣ JOKER\"), or --file")
+        file = "-"
+    rs = _guard(lambda: _load(ruleset))
+    if file is not None:
+        raise typer.Exit(_check_batch(file, rs, lang, as_json))
+    assert cards is not None
+    result = _guard(lambda: _check_one(cards, rs, lang))
+    from loba_dsl.render import check_text
+
+    _emit(_dumps(result.to_dict()) if as_json else check_text(result))
+    raise typer.Exit(0 if result.valid else 1)
+
+
+def _load(spec: str) -> Any:
+    from loba_dsl.ruleset import load_ruleset
+
+    return load_ruleset(spec)
+
+
+def _check_one(cards: str, rs: Any, lang: str | None) -> Any:
+    from loba_dsl.check import check as check_meld
+
+    return check_meld(cards, rs, lang=lang, source="<cards>")
+
+
+def _lines(file: str) -> Iterator[str]:
+    if file == "-":
+        yield from sys.stdin
+        return
+    path = Path(file)
+    try:
+        with path.open(encoding="utf-8") as f:
+            yield from f
+    except FileNotFoundError:
+        _fail(f"error: no such file: {file}")
+    except (OSError, UnicodeError) as e:
+        _fail(f"error: cannot read {file}: {e}")
+
+
+def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
+    from loba_dsl.check import check_lines
+    from loba_dsl.errors import LobaError
+    from loba_dsl.render import check_text
+
+    source = "<stdin>" if file == "-" else file
+    worst = 0
+    for item in check_lines(_lines(file), rs, lang=lang, source=source):
+        if isinstance(item, LobaError):
+            worst = 2
+            sys.stderr.write(item.render() + "\n")
+            if as_json:
+                loc = item.location
+                _emit(_dumps({"input": loc.text if loc else None, "ruleset": rs.name, "valid": None,
+                              "error": item.headline()}))
+            continue
+        assert not isinstance(item, Exception)
+        if not item.valid:
+            worst = max(worst, 1)
+        _emit(_dumps(item.to_dict()) if as_json else check_text(item))
+    return worst
+
+
+# ---------------------------------------------------------------- rulesets, show, validate
+
+
+@app.command("rulesets")
+def rulesets_cmd(as_json: JsonOpt = False) -> None:
+    """List the shipped rulesets with a one-line description."""
+    from loba_dsl.loader import shipped_names
+
+    def body() -> list[tuple[str, str]]:
+        return [(name, _load(name).description) for name in shipped_names()]
+
+    rows = _guard(body)
+    if as_json:
+        _emit(_dumps([{"name": n, "description": d} for n, d in rows]))
+        return
+    width = max(len(n) for n, _ in rows)
+    for name, description in rows:
+        default = " (default)" if name == DEFAULT_RULESET else ""
+        _emit(f"{name:<{width}}  {description}{default}")
+
+
+@app.command()
+def show(
+    name: Annotated[str, typer.Argument(help="A shipped ruleset name or a .yaml file.")],
+    origin: Annotated[bool, typer.Option("--origin", help="Say which file:line each value comes from.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a ruleset as resolved (after `extends` and defaults)."""
+    from loba_dsl.render import ruleset_text
+
+    rs = _guard(lambda: _load(name))
+    if as_json:
+        out: dict[str, Any] = {"ruleset": rs.settings}
+        if origin:
+            out["origins"] = {".".join(str(p) for p in path): where for path, where in rs.origins.items()}
+        _emit(_dumps(out))
+        return
+    _emit(ruleset_text(rs, origin=origin).rstrip("\n"))
+
+
+@app.command()
+def validate(
+    file: Annotated[str, typer.Argument(help="The house ruleset file to check.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
+    from loba_dsl.errors import LobaError, LobaErrors
+    from loba_dsl.ruleset import compile_ruleset
+
+    if not os.path.isfile(file):
+        _fail(f"error: no such file: {file}" if not os.path.exists(file) else f"error: not a file: {file}")
+    try:
+        rs = compile_ruleset(file)
+    except LobaError as e:
+        errors = e.errors if isinstance(e, LobaErrors) else (e,)
+        code = 2 if any(x.code == "unreadable" for x in errors) else 1
+        if as_json:
+            _emit(_dumps({"file": file, "valid": False, "errors": [x.to_dict() for x in errors]}))
+        sys.stderr.write(e.render() + "\n")
+        raise typer.Exit(code) from None
+    if as_json:
+        _emit(_dumps({"file": file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds]}))
+    else:
+        parents = " -> ".join(Path(f).name for f in rs.files)
+        _emit(f"{file}: valid ruleset '{rs.name}' ({parents}; meld kinds: {', '.join(k.name for k in rs.kinds)})")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
