@@ -1,21 +1,13 @@
 """A strict, safe YAML loader for untrusted rulesets that remembers where every value is.
 
-Rulesets are data written by people we do not trust, so this loader accepts only a
-small, predictable part of YAML and turns every problem into a :class:`RulesetError`
-with a precise location:
-
-* only mappings, sequences, strings, integers, floats, booleans and null; no tags
-  (``!!python/object``, ``!foo``), no anchors or aliases, no ``<<`` merge keys;
-* booleans are only ``true``/``false`` (also ``True``/``TRUE``...): ``yes``, ``no``, ``on``
-  and ``off`` stay strings; numbers are plain decimals (``42``, ``-1``, ``2.5``, ``.inf``),
-  so ``0x1F``, ``017``, ``1_000`` or a date stay strings too;
-* mapping keys are scalars, always converted to ``str``, and never repeated;
-* exactly one document, at most :data:`MAX_BYTES` bytes, :data:`MAX_DEPTH` levels,
-  :data:`MAX_NODES` nodes and :data:`MAX_SCALAR` characters per scalar.
-
-The document is built directly from PyYAML's event stream (the pure-Python parser,
-which is iterative), never with its recursive composer, so a ``[[[[...`` bomb is refused
-at the depth cap and cannot overflow the stack.
+Only a small, predictable part of YAML is accepted, and every problem is a located
+:class:`RulesetError`: mappings, sequences, strings, numbers, booleans and null only (no tags,
+anchors, aliases or ``<<`` merges); booleans are ``true``/``false`` (``yes``/``no``/``on``/``off``
+stay strings) and numbers plain decimals (``0x1F``, ``017``, ``1_000``, dates stay strings);
+keys are scalars, converted to ``str``, never repeated; one document at most :data:`MAX_BYTES`
+bytes, :data:`MAX_DEPTH` levels, :data:`MAX_NODES` nodes and :data:`MAX_SCALAR` characters
+a scalar.  The data is built straight from the pure-Python parser's events (iterative), never
+by PyYAML's recursive composer, so a ``[[[[...`` bomb stops at the depth cap.
 
 >>> doc = load("melds:\\n  - kind: escalera\\n    wild: yes\\n", "house.yaml")
 >>> doc.data
@@ -247,10 +239,8 @@ class _Builder:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                raise self.error(
-                    "a ruleset must be a single YAML document, but a second one starts here",
-                    event, len(self.token(event)), hint="remove the second '---' and what follows it",
-                )
+                raise self.error("a ruleset must be a single YAML document, but a second one starts here",
+                                 event, len(self.token(event)), hint="remove the second document")
         elif isinstance(event, yaml.AliasEvent):
             raise self.error(f"aliases are not allowed in rulesets (found '*{event.anchor}')",
                              event, len(self.token(event)), hint="write the value out in full")
@@ -358,10 +348,9 @@ def load(text: str | bytes, source: str) -> Document:
     elif len(text) > MAX_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise _too_big(len(text.encode("utf-8", "surrogatepass")), source)
     text = text.removeprefix("\ufeff")
-    lines = _BREAK.split(text)
-    builder = _Builder(text, source, lines)
+    builder = _Builder(text, source, _BREAK.split(text))
     data = builder.run()
-    return Document(data, source, text, builder.spans, builder.keys, lines)
+    return Document(data, source, text, builder.spans, builder.keys, builder.lines)
 
 
 def load_file(path: pathlib.Path | str, source: str | None = None) -> Document:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import pathlib
-import time
 
 import pytest
 import yaml
@@ -311,21 +310,17 @@ def test_depth_cap() -> None:
 
 
 @pytest.mark.parametrize("bomb", ["[" * 100_000, "- " * 100_000 + "x", "{a: " * 60_000, "[\n" * 100_000])
-def test_deep_nesting_bomb_is_rejected_quickly(bomb: str) -> None:
-    start = time.perf_counter()
-    err = _error(bomb)
-    assert time.perf_counter() - start < 5
+def test_deep_nesting_bomb_is_rejected(bomb: str) -> None:
+    err = _error(bomb)  # would be a RecursionError if the recursive composer ran
     assert "MAX_DEPTH" in err.message
 
 
-def test_billion_laughs_is_rejected_quickly() -> None:
+def test_billion_laughs_is_rejected() -> None:
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for i, name in enumerate("bcdefghi"):
         prev = "abcdefghi"[i]
         lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
-    start = time.perf_counter()
     err = _error("\n".join(lines) + "\n")
-    assert time.perf_counter() - start < 1
     assert "anchors are not allowed" in err.message
     assert err.location is not None and _where(err.location) == (1, 4, 2)
     # Aliases alone (without the anchor) are refused too.
@@ -387,10 +382,8 @@ def test_load_file_refuses_huge_file_before_reading(tmp_path: pathlib.Path) -> N
     path = tmp_path / "huge.yaml"
     with path.open("wb") as handle:
         handle.truncate(1024**3)  # sparse: reading it whole would take a GiB
-    start = time.perf_counter()
     with pytest.raises(RulesetError) as info:
         load_file(path)
-    assert time.perf_counter() - start < 1
     assert "MAX_BYTES" in info.value.message
     assert info.value.code != "unreadable"
 

@@ -1,0 +1,44 @@
+# loba-dsl: everything a fresh machine needs is python3 (3.11+), pip and make.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: setup run test lint wheel-check bench ci clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+## setup: create .venv and install loba-dsl (editable) with its test tools
+setup: $(STAMP)
+
+## run: set up, then check one meld with the default ruleset
+run: setup
+	$(BIN)/loba check "A♣ 2♣ JOKER"
+
+## test: set up, then run the whole test suite
+test: setup
+	$(BIN)/python -m pytest
+
+## lint: ruff and mypy --strict
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+## wheel-check: build a wheel, install it (not editable) in a fresh venv, run loba from there
+wheel-check: setup
+	bash .ci/wheel-check
+
+## bench: print the performance figures
+bench: setup
+	$(BIN)/python benchmarks/bench_check.py
+	$(BIN)/python benchmarks/bench_cli.py
+
+## ci: what CI runs
+ci: test lint wheel-check
+
+clean:
+	rm -rf $(VENV) dist build *.egg-info .pytest_cache .mypy_cache .ruff_cache
