@@ -126,10 +126,7 @@ def _resolve(path: FilePath, display: str, seen: tuple[str, ...]) -> Resolved:
     validate(doc)
     data: dict[str, Any] = doc.data
     parent_spec = data.get("extends")
-    if parent_spec is None:
-        base = Resolved({}, {}, ())
-    else:
-        base = _resolve_parent(doc, path, str(parent_spec), (*seen, key))
+    base = Resolved({}, {}, ()) if parent_spec is None else _resolve_parent(doc, path, str(parent_spec), (*seen, key))
     merged = _merge(base, doc)
     merged.files = (str(path.resolve()), *base.files)
     return merged

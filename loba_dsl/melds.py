@@ -25,6 +25,8 @@ from loba_dsl.dsl.semantics import compare
 if TYPE_CHECKING:
     from loba_dsl.ruleset import MeldKind, Ruleset
 
+_ACE_WORDS = {"low": "low only", "high": "high only", "either": "high or low, never both", "wrap": "round the corner"}
+
 HEAD = -1
 """Clause index of a shape's head (``set 3..4``): size, one rank, one suit, sequence."""
 
@@ -119,7 +121,7 @@ def _spec(index: int, kind: MeldKind, deck: Deck) -> _Spec:
             case A.Limit(counter="suits", op=op, value=v):
                 suit_limits.append((op, v, i))
             case A.Limit(counter=counter, op=op, value=v):
-                if counter == "wilds" and op in ("==", "<=") and v == 0 or counter == "wilds" and op == "<" and v == 1:
+                if counter == "wilds" and ((op in ("==", "<=") and v == 0) or (op == "<" and v == 1)):
                     no_wilds = i
                 else:
                     limits.append((counter, op, v, i))
@@ -290,7 +292,7 @@ class Matcher:
                 out.extend(self._run_readings(k, cards, nat, wild, positions, wild_pos, start, high, run_suit))
         if out:
             return [], out
-        if apart_blocked:
+        if apart_blocked and k.apart is not None:
             return [Failure(k.name, k.index, k.apart, "would need two wild cards side by side")], []
         return [self._sequence_failure(k, cards, nat, n)], []
 
@@ -409,7 +411,7 @@ class Matcher:
         listed = self._list(cards, nat)
         if rescued and self.deck.ace is not None and self.deck.ace in ranks:
             clause = k.ace_clause if k.ace_clause is not None else HEAD
-            how = {"low": "low only", "high": "high only", "either": "high or low, never both", "wrap": "round the corner"}
+            how = _ACE_WORDS
             return Failure(k.name, k.index, clause,
                            f"is not a sequence with the ace {how[k.ace]}: {listed}")
         return Failure(k.name, k.index, HEAD, f"is not a sequence of {n} consecutive ranks: {listed}")

@@ -57,10 +57,7 @@ def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
         if isinstance(value, dict):
             for k, v in value.items():
                 p = (*path, k)
-                if isinstance(v, dict) and v:
-                    out.append(f"{pad}{k}:{note(p)}")
-                    emit(v, p, indent + 2)
-                elif isinstance(v, list) and v:
+                if (isinstance(v, dict) and v) or (isinstance(v, list) and v):
                     out.append(f"{pad}{k}:{note(p)}")
                     emit(v, p, indent + 2)
                 elif isinstance(v, str) and "\n" in v.strip("\n"):

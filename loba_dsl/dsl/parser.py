@@ -95,7 +95,8 @@ def _parse(text: str, start: str) -> Tree[Token]:
         line, col = tok.line or 1, tok.column or 1
         raise DSLProblem(f"unexpected '{tok}'", A.Pos(line, col, max(1, len(str(tok)))), hint) from None
     except UnexpectedCharacters as e:
-        ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else "?"
+        at = e.pos_in_stream if e.pos_in_stream is not None else -1
+        ch = text[at] if 0 <= at < len(text) else "?"
         raise DSLProblem(f"unexpected character '{ch}'", A.Pos(e.line, e.column, 1)) from None
     except UnexpectedEOF:
         line, col = _end_pos(text)

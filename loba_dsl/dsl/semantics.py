@@ -155,7 +155,9 @@ def compile_pred(pred: A.Pred, names: Names) -> CompiledPred:
 
     walk(pred)
     # Keys are node ids: keep them valid by holding the tree in the result.
-    return CompiledPred(pred, _by_path(pred, ranks), _by_path(pred, suits), _by_path(pred, jokers), _by_path(pred, stands))
+    return CompiledPred(
+        pred, _by_path(pred, ranks), _by_path(pred, suits), _by_path(pred, jokers), _by_path(pred, stands)
+    )
 
 
 def _nodes(pred: A.Pred) -> list[A.Pred]:

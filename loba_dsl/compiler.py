@@ -1,0 +1,396 @@
+"""Compile a resolved ruleset document into a :class:`~loba_dsl.ruleset.Ruleset`.
+
+Every DSL text is parsed and its meaning checked here: unknown names, a wild
+card the deck cannot produce, a clause that does not fit its shape, a value
+table that leaves some card in some role without a value (tables are
+evaluated over their whole finite domain).  All mistakes are collected and
+reported at once, each at its ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from loba_dsl.deck import Card, Deck, Rank, Suit
+from loba_dsl.dsl import ast as A
+from loba_dsl.errors import DSLError, LobaError, Location, raise_all
+from loba_dsl.ruleset import Contracts, MeldKind, Opening, Ruleset, ValueKey
+
+if TYPE_CHECKING:
+    from loba_dsl.loader import Resolved
+    from loba_dsl.yamlsafe import Path
+
+
+def compile_resolved(resolved: Resolved) -> Ruleset:
+    """Compile a merged, defaulted ruleset document."""
+    return _Compiler(resolved).run()
+
+
+class _Compiler:
+    def __init__(self, resolved: Resolved) -> None:
+        self.r = resolved
+        self.data = resolved.data
+        self.errors: list[LobaError] = []
+
+    # -- error placement
+    def at(self, path: Path, pos: A.Pos | None = None, line_offset: int = 0, col_offset: int = 0) -> Location | None:
+        doc = self.r.origin(path)
+        if doc is None:
+            return None
+        if not doc.has(path):
+            return doc.location(())
+        if pos is None:
+            return doc.location(path)
+        return doc.text_location(path, pos.line + line_offset, pos.column + col_offset, pos.length)
+
+    def problem(self, path: Path, message: str, pos: A.Pos | None = None, hint: str | None = None,
+                line_offset: int = 0, col_offset: int = 0) -> None:
+        self.errors.append(DSLError(message, location=self.at(path, pos, line_offset, col_offset), hint=hint))
+
+    def guard(self, path: Path, fn: Callable[[], Any], line_offset: int = 0, col_offset: int = 0) -> Any:
+        from loba_dsl.dsl.parser import DSLProblem
+
+        try:
+            return fn()
+        except DSLProblem as e:
+            self.problem(path, e.message, e.pos, e.hint, line_offset, col_offset)
+            return None
+
+    # -- the pieces
+    def run(self) -> Ruleset:
+        from loba_dsl.dsl import semantics as S
+        from loba_dsl.dsl.parser import parse_contract, parse_formula
+
+        deck = self.deck()
+        raise_all(self.errors)
+        kinds = self.kinds()
+        names = S.Names(deck, [k.name for k in kinds], self.data.get("values", {}).keys())
+        wild_cards, natural_too = self.wilds(names, deck)
+        tables = self.tables(names)
+        scoring = self.data.get("scoring", {})
+        meld_points = scoring.get("meld_points")
+        if meld_points is not None and meld_points not in tables:
+            self.problem(("scoring", "meld_points"), f"unknown value table '{meld_points}'",
+                         hint=_suggest(meld_points, tables))
+        scope = S.Scope(S.ROUND_VARIABLES, tuple(tables), tuple(k.name for k in kinds))
+        round_formula = self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"]))
+        if round_formula is not None:
+            self.guard(("scoring", "round"), lambda: S.check_expr(round_formula, scope, "int"))
+        opening = self.opening(tables)
+        contracts = self.contracts(parse_contract, kinds)
+        instant = self.data.get("match", {}).get("instant_win")
+        instant_win = None
+        if instant is not None:
+            instant_win = self.guard(("match", "instant_win"), lambda: parse_formula(instant))
+            if instant_win is not None:
+                self.guard(("match", "instant_win"), lambda: S.check_expr(instant_win, scope, "bool"))
+        raise_all(self.errors)
+        on_melds = {t for t in (meld_points, opening.table if opening else None) if t}
+        if round_formula is not None:
+            on_melds |= _tables_on_melds(round_formula, set(tables))
+        hand_values = {name: self.hand_table(name, t, deck) for name, t in tables.items()}
+        meld_values = {name: self.meld_table(name, tables[name], deck, kinds, wild_cards, natural_too)
+                       for name in sorted(on_melds) if name in tables}
+        raise_all(self.errors)
+        return Ruleset(
+            name=str(self.data.get("name")),
+            description=str(self.data.get("description", "")),
+            source=self.r.chain[0].source,
+            deck=deck,
+            wild_cards=wild_cards,
+            natural_too=natural_too,
+            kinds=kinds,
+            tables=tables,
+            meld_points=meld_points,
+            better=str(scoring.get("better", "lower")),
+            round_formula=round_formula,
+            opening=opening,
+            contracts=contracts,
+            instant_win=instant_win,
+            settings=self.data,
+            origins={p: self.r.where(p) for p in self.r.origins},
+            files=self.r.files,
+            hand_values=hand_values,
+            meld_values=meld_values,
+        )
+
+    def deck(self) -> Deck:
+        d = self.data["deck"]
+        suits = tuple(Suit(k, v["symbol"], tuple(v.get("aliases", ()))) for k, v in d["suits"].items())
+        ranks = tuple(
+            Rank(r["key"], int(r["face"]), tuple(r.get("aliases", ())),
+                 {lang: tuple(letters) for lang, letters in r.get("lang", {}).items()})
+            for r in d["ranks"]
+        )
+        seen: dict[str, int] = {}
+        for i, r in enumerate(ranks):
+            if r.key in seen:
+                self.problem(("deck", "ranks", i, "key"), f"rank '{r.key}' is listed twice")
+            seen[r.key] = i
+        ace = d.get("ace")
+        if ace is not None and ace not in seen:
+            self.problem(("deck", "ace"), f"'ace' names '{ace}', which is not a rank of the deck",
+                         hint=_suggest(ace, seen))
+        joker = d.get("joker", {})
+        deck = Deck(
+            suits=suits,
+            ranks=ranks,
+            copies=int(d.get("copies", 1)),
+            jokers=int(d.get("jokers", 0)),
+            ace=seen.get(ace) if ace is not None else None,
+            joker_symbol=str(joker.get("symbol", "JOKER")),
+            joker_aliases=tuple(joker.get("aliases", ())),
+            languages=tuple(d.get("languages", ("en",))),
+        )
+        try:
+            from loba_dsl.notation import Notation
+
+            for lang in (None, *deck.languages):
+                Notation(deck, None if lang == "en" else lang)
+        except (ValueError, LobaError) as e:
+            self.problem(("deck",), f"the deck's card spellings are ambiguous: {e}")
+        return deck
+
+    def kinds(self) -> tuple[MeldKind, ...]:
+        from loba_dsl.dsl.parser import parse_shape
+
+        out = []
+        for name, spec in self.data.get("melds", {}).items():
+            if spec is None:
+                continue
+            path = ("melds", name, "shape")
+            text = str(spec.get("shape", ""))
+            shape = self.guard(path, partial(parse_shape, text))
+            if shape is None:
+                continue
+            self.check_shape(path, shape)
+            loc = self.at(path)
+            where = loc.short if loc else "(default)"
+            clause_where = []
+            clause_text = []
+            for c in shape.clauses:
+                cloc = self.at(path, c.pos)
+                clause_where.append(cloc.short if cloc else where)
+                clause_text.append(text[c.pos.column - 1 : c.pos.column - 1 + c.pos.length])
+            head_end = text.find(",")
+            head = text[: head_end if head_end >= 0 else len(text)].strip()
+            out.append(MeldKind(name, str(spec.get("description", "")), text, shape, where,
+                                tuple(clause_where), tuple(clause_text), head))
+        if not out:
+            self.problem(("melds",), "the ruleset has no meld kinds")
+        return tuple(out)
+
+    def check_shape(self, path: Path, shape: A.Shape) -> None:
+        n_ranks = len(self.data["deck"]["ranks"])
+        n_suits = len(self.data["deck"]["suits"])
+        if shape.min_size < 1:
+            self.problem(path, "a meld needs at least one card", shape.pos)
+        seen: set[str] = set()
+        for c in shape.clauses:
+            name = type(c).__name__
+            if isinstance(c, A.Limit):
+                name = f"limit-{c.counter}-{c.op}"
+            if name in seen:
+                self.problem(path, "this clause repeats an earlier one", c.pos)
+            seen.add(name)
+            if shape.kind == "run" and isinstance(c, A.SuitsDistinct | A.Limit) and (
+                    isinstance(c, A.SuitsDistinct) or c.counter == "suits"):
+                self.problem(path, "a run is of one suit: suit clauses apply to sets only", c.pos)
+            if shape.kind == "set" and isinstance(c, A.Ace | A.WildsApart):
+                self.problem(path, "this clause applies to runs only", c.pos)
+            if isinstance(c, A.Ace) and self.data["deck"].get("ace") is None:
+                self.problem(path, "the deck names no ace ('deck.ace')", c.pos)
+        cap = n_ranks if shape.kind == "run" else None
+        if shape.kind == "set" and any(isinstance(c, A.SuitsDistinct) for c in shape.clauses):
+            cap = n_suits
+        if cap is not None and shape.max_size is not None and shape.max_size > cap:
+            self.problem(path, f"no such meld can have {shape.max_size} cards: at most {cap}", shape.pos)
+
+    def wilds(self, names: Any, deck: Deck) -> tuple[frozenset[Card], bool]:
+        from loba_dsl.dsl.parser import parse_cards
+
+        spec = self.data.get("wilds", {})
+        text = spec.get("cards")
+        natural_too = bool(spec.get("natural_too", True))
+        if text is None:
+            return frozenset(), natural_too
+        path = ("wilds", "cards")
+        words = self.guard(path, lambda: parse_cards(str(text)))
+        if words is None:
+            return frozenset(), natural_too
+        cards: set[Card] = set()
+        for w in words:
+            found = self.guard(path, partial(names.card_word, w))
+            if found is None:
+                continue
+            what, index = found
+            if what == "joker":
+                if deck.jokers == 0:
+                    self.problem(path, f"'{w.text}' is wild, but this deck has no Jokers", w.pos,
+                                 "set wilds.cards to the wild cards this deck has, or null")
+                cards.add(deck.joker_code)
+            elif what == "rank":
+                cards.update(deck.code(index, s) for s in range(deck.n_suits))
+            else:
+                cards.update(deck.code(r, index) for r in range(deck.n_ranks))
+        return frozenset(cards), natural_too
+
+    def tables(self, names: Any) -> dict[str, Any]:
+        from loba_dsl.dsl import semantics as S
+        from loba_dsl.dsl.parser import parse_table
+
+        out: dict[str, S.Table] = {}
+        scope = S.Scope(S.CARD_VARIABLES, allow_collections=False)
+        for name, text in self.data.get("values", {}).items():
+            if text is None:
+                continue
+            path = ("values", name)
+            lines = self.guard(path, partial(parse_table, str(text)))
+            if lines is None:
+                continue
+            rules = []
+            for lineno, offset, rule in lines:
+                lo, co = lineno - 1, offset
+                cp = self.guard(path, partial(S.compile_pred, rule.cond, names), lo, co)
+                self.guard(path, partial(S.check_expr, rule.value, scope, "int"), lo, co)
+                if cp is not None:
+                    rules.append(S.TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
+            if not rules:
+                self.problem(path, f"value table '{name}' has no lines")
+            out[name] = S.Table(name, tuple(rules))
+        return out
+
+    def _table_guard(self, name: str, fn: Callable[[], int]) -> int | None:
+        from loba_dsl.dsl.parser import DSLProblem
+
+        try:
+            return fn()
+        except DSLProblem as e:
+            self.problem(("values", name), e.message, e.pos, e.hint)
+            return None
+
+    def hand_table(self, name: str, table: Any, deck: Deck) -> tuple[int, ...]:
+        from loba_dsl.dsl.semantics import IN_HAND
+
+        values = []
+        for card in range(deck.n_codes):
+            if card == deck.joker_code and deck.jokers == 0:
+                values.append(0)
+                continue
+            v = self._table_guard(name, partial(table.value, deck, card, IN_HAND))
+            values.append(v if v is not None else 0)
+            if v is None:
+                break
+        return tuple(values)
+
+    def meld_table(self, name: str, table: Any, deck: Deck, kinds: tuple[MeldKind, ...],
+                   wilds: frozenset[Card], natural_too: bool) -> dict[ValueKey, int]:
+        from loba_dsl.dsl.semantics import CardRole
+
+        out: dict[ValueKey, int] = {}
+        for ki, kind in enumerate(kinds):
+            for key, role, card in _roles(kind, ki, deck, wilds, natural_too):
+                v = self._table_guard(name, partial(table.value, deck, card, role))
+                if v is None:
+                    return out
+                out[key] = v
+        _ = CardRole
+        return out
+
+    def opening(self, tables: Mapping[str, Any]) -> Opening | None:
+        spec = self.data.get("requirements", {}).get("opening")
+        if spec is None:
+            return None
+        table = str(spec.get("table", "penalty"))
+        if table not in tables:
+            self.problem(("requirements", "opening", "table"), f"unknown value table '{table}'",
+                         hint=_suggest(table, tables))
+        return Opening(int(spec.get("minimum", 0)), str(spec.get("scope", "first_turn")), table,
+                       str(spec.get("wild_value", "own")))
+
+    def contracts(self, parse: Callable[[str], A.Contract], kinds: tuple[MeldKind, ...]) -> Contracts | None:
+        spec = self.data.get("requirements", {}).get("contracts")
+        if spec is None:
+            return None
+        names = [k.name for k in kinds]
+        rounds = []
+        texts = []
+        for i, text in enumerate(spec.get("rounds", [])):
+            path = ("requirements", "contracts", "rounds", i)
+            contract = self.guard(path, partial(parse, str(text)))
+            if contract is None:
+                continue
+            for term in contract.terms:
+                if term.kind.text not in names:
+                    self.problem(path, f"unknown meld kind '{term.kind.text}'", term.kind.pos,
+                                 _suggest(term.kind.text, names))
+                if term.count < 1:
+                    self.problem(path, "a contract asks for at least one meld of a kind", term.kind.pos)
+            rounds.append(contract)
+            texts.append(str(text))
+        return Contracts(tuple(rounds), tuple(texts), bool(spec.get("at_once", True)),
+                         bool(spec.get("before_other_melds", True)), str(spec.get("source", "")))
+
+
+def _roles(kind: MeldKind, ki: int, deck: Deck, wilds: frozenset[Card],
+           natural_too: bool) -> Iterator[tuple[ValueKey, Any, Card]]:
+    """Every way a card can sit in a meld of this kind: the table's whole domain."""
+    from loba_dsl.dsl.semantics import CardRole
+
+    shape = kind.shape
+    run = shape.kind == "run"
+    ace_mode = next((c.mode for c in shape.clauses if isinstance(c, A.Ace)), "low")
+    high_ok = run and deck.ace is not None and ace_mode in ("high", "either")
+    for card in deck.all_codes():
+        is_joker = card == deck.joker_code
+        if not is_joker and (card not in wilds or natural_too):
+            rank = deck.rank_of(card)
+            for high in (False, True) if (high_ok and rank == deck.ace) else (False,):
+                yield (ki, card, False, rank, high), CardRole(False, rank, high, kind.name, shape.kind), card
+        if card in wilds:
+            for rank in range(deck.n_ranks):
+                for high in (False, True) if (high_ok and rank == deck.ace) else (False,):
+                    yield (ki, card, True, rank, high), CardRole(True, rank, high, kind.name, shape.kind), card
+
+
+def _tables_on_melds(expr: A.Expr, tables: set[str]) -> set[str]:
+    out: set[str] = set()
+
+    def walk(e: A.Expr) -> None:
+        match e:
+            case A.Call(name=name, args=args):
+                for arg in args:
+                    if name in tables and isinstance(arg.value, A.Var) and arg.value.name == "melds":
+                        out.add(name)
+                    walk(arg.value)
+                    if arg.where is not None:
+                        walk(arg.where)
+            case A.Neg(value=v) | A.Not(value=v):
+                walk(v)
+            case A.Arith(first=f, rest=rest):
+                walk(f)
+                for _, o in rest:
+                    walk(o)
+            case A.Compare(left=left, right=right):
+                walk(left)
+                walk(right)
+            case A.And(items=items) | A.Or(items=items):
+                for i in items:
+                    walk(i)
+            case A.Cond(test=t, then=a, otherwise=b):
+                walk(t)
+                walk(a)
+                walk(b)
+            case _:
+                pass
+
+    walk(expr)
+    return out
+
+
+def _suggest(word: str, pool: Mapping[str, Any] | Any) -> str | None:
+    from loba_dsl.errors import suggest
+
+    return suggest(word, list(pool))
