@@ -81,8 +81,20 @@ def check(
     file: Annotated[
         str | None, typer.Option("--file", "-f", help="Check one meld per line of this file ('-': stdin).")
     ] = None,
+    opening: Annotated[
+        bool, typer.Option("--opening", help="CARDS is a first lay-down (melds split by '|'): does it reach "
+                           "the ruleset's opening minimum?")
+    ] = False,
+    contract: Annotated[
+        int | None, typer.Option("--contract", metavar="ROUND", help="CARDS is a lay-down (melds split by '|'): "
+                                 "does it fulfil this round's contract?")
+    ] = None,
 ) -> None:
     """Say whether CARDS form one legal meld, which kind, what each wild stands for, and why not."""
+    if opening or contract is not None:
+        if cards is None or file is not None:
+            _fail("error: --opening and --contract take the lay-down as CARDS, melds separated by '|'")
+        raise typer.Exit(_requirement(cards, ruleset, lang, as_json, opening, contract))
     if file is not None and cards is not None and cards != "-":
         _fail("error: give the cards or --file, not both")
     if file is None and cards in (None, "-"):
@@ -98,6 +110,46 @@ def check(
 
     _emit(_dumps(result.to_dict()) if as_json else check_text(result))
     raise typer.Exit(0 if result.valid else 1)
+
+
+def _requirement(cards: str, ruleset: str, lang: str | None, as_json: bool, opening: bool,
+                 contract: int | None) -> int:
+    from loba_dsl import requirements
+    from loba_dsl.render import verdict_text
+
+    rs = _guard(lambda: _load(ruleset))
+
+    def body() -> Any:
+        melds = _split_melds(cards, rs, lang)
+        if opening:
+            return requirements.opening(rs, melds)
+        assert contract is not None
+        return requirements.contract(rs, contract, melds)
+
+    verdict = _guard(body)
+    _emit(_dumps(verdict.to_dict(rs)) if as_json else verdict_text(verdict, rs))
+    return 0 if verdict.ok else 1
+
+
+def _split_melds(cards: str, rs: Any, lang: str | None) -> list[tuple[int, ...]]:
+    """Melds separated by '|', read with columns kept; copies checked across all of them."""
+    from loba_dsl.notation import ParsedCards, check_copies
+
+    notation = rs.notation(lang)
+    melds: list[tuple[int, ...]] = []
+    all_cards: list[int] = []
+    all_spans: list[Any] = []
+    offset = 0
+    for part in cards.split("|"):
+        parsed = notation.parse(" " * offset + part, source="<cards>")
+        if parsed.cards:
+            melds.append(parsed.cards)
+        all_cards.extend(parsed.cards)
+        all_spans.extend(parsed.spans)
+        offset += len(part) + 1
+    check_copies(ParsedCards(tuple(all_cards), tuple(all_spans)), rs.deck, source="<cards>", text=cards,
+                 ruleset=rs.name)
+    return melds
 
 
 def _load(spec: str) -> Any:
@@ -147,6 +199,63 @@ def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
             worst = max(worst, 1)
         _emit(_dumps(item.to_dict()) if as_json else check_text(item))
     return worst
+
+
+# ---------------------------------------------------------------- score, match
+
+
+def _read_text(file: str) -> tuple[str, str]:
+    if file == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(file).read_text(encoding="utf-8"), file
+    except FileNotFoundError:
+        _fail(f"error: no such file: {file}")
+    except IsADirectoryError:
+        _fail(f"error: not a file: {file}")
+    except UnicodeDecodeError as e:
+        _fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
+    except OSError as e:
+        _fail(f"error: cannot read {file}: {e.strerror}")
+
+
+@app.command()
+def score(
+    file: Annotated[str, typer.Argument(help="A round file, or just the cards of one hand ('-': stdin).")],
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Score one round: each player's score with meld points, hand value and bonus."""
+    from loba_dsl.render import round_text
+    from loba_dsl.scoring import score_round
+    from loba_dsl.sheets import read_round
+
+    text, source = _read_text(file)
+    rs = _guard(lambda: _load(ruleset))
+    result = _guard(lambda: score_round(read_round(text, rs, source=source, lang=lang), rs))
+    _emit(_dumps(result.to_dict()) if as_json else round_text(result))
+
+
+@app.command()
+def match(
+    file: Annotated[str, typer.Argument(help="A match file: rounds and re-entries ('-': stdin).")],
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    target: Annotated[
+        int | None, typer.Option("--target", help="Target score for rulesets that end at a target (150, 200, 300).")
+    ] = None,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a whole match: standings after every round, eliminations, re-entries, the winner."""
+    from loba_dsl.matches import play_match
+    from loba_dsl.render import match_text
+    from loba_dsl.sheets import read_match
+
+    text, source = _read_text(file)
+    rs = _guard(lambda: _load(ruleset))
+    result = _guard(lambda: play_match(read_match(text, rs, source=source, lang=lang), rs, target=target))
+    _emit(_dumps(result.to_dict()) if as_json else match_text(result))
 
 
 # ---------------------------------------------------------------- rulesets, show, validate

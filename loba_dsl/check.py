@@ -14,21 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from loba_dsl.deck import Card
-from loba_dsl.melds import HEAD, Failure, Matcher, Outcome, Reading
+from loba_dsl.melds import HEAD, Failure, Outcome, Reading, matcher_for
 from loba_dsl.notation import check_copies
 from loba_dsl.ruleset import Ruleset, load_ruleset
 from loba_dsl.settings import DEFAULT_RULESET
 
-_MATCHERS: dict[int, tuple[Ruleset, Matcher]] = {}
-
-
-def matcher_for(ruleset: Ruleset) -> Matcher:
-    """The matcher of a ruleset, built once per ruleset object."""
-    entry = _MATCHERS.get(id(ruleset))
-    if entry is None or entry[0] is not ruleset:
-        entry = (ruleset, Matcher(ruleset))
-        _MATCHERS[id(ruleset)] = entry
-    return entry[1]
+__all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "matcher_for"]
 
 
 @dataclass(frozen=True)

@@ -133,7 +133,7 @@ def _spec(index: int, kind: MeldKind, deck: Deck) -> _Spec:
 class Matcher:
     """Matches card codes against the meld kinds of one ruleset."""
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    def __init__(self, ruleset: Ruleset, table: str | None = None) -> None:
         deck = ruleset.deck
         self.ruleset = ruleset
         self.deck = deck
@@ -148,14 +148,20 @@ class Matcher:
         self.maybe_wild = tuple(c in wilds and not self.always_wild[c] for c in range(n))
         self.rank = tuple(c // self.S if c != self.joker else -1 for c in range(n))
         self.suit = tuple(c % self.S if c != self.joker else -1 for c in range(n))
-        table = ruleset.meld_points
+        table = table or ruleset.meld_points
         self.values = ruleset.meld_values.get(table) if table is not None else None
         self.names = deck.names
 
     # ------------------------------------------------------------ public
 
-    def match(self, cards: Sequence[Card]) -> Outcome:
+    def match_kind(self, cards: Sequence[Card], kind: str) -> Reading | None:
+        """The best reading of ``cards`` as a meld of one kind, or ``None``."""
+        specs = tuple(s for s in self.specs if s.name == kind)
+        return self.match(cards, specs).best
+
+    def match(self, cards: Sequence[Card], specs: tuple[_Spec, ...] | None = None) -> Outcome:
         """The best legal reading of ``cards`` as one meld, or why there is none."""
+        specs = self.specs if specs is None else specs
         cards = tuple(cards)
         always, maybe = self.always_wild, self.maybe_wild
         forced = [i for i, c in enumerate(cards) if always[c]]
@@ -169,7 +175,7 @@ class Matcher:
                 wild_idx = sorted((*forced, *chosen))
                 wild_set = set(wild_idx)
                 nat_idx = [i for i in range(len(cards)) if i not in wild_set]
-                for spec in self.specs:
+                for spec in specs:
                     if best is not None and not scored and spec.index > best.kind_index and (
                             len(nat_idx) <= best.naturals):
                         continue
@@ -419,3 +425,16 @@ class Matcher:
     def _list(self, cards: tuple[Card, ...], idx: Sequence[int]) -> str:
         names = self.names
         return " ".join(names[cards[i]] for i in idx)
+
+
+_MATCHERS: dict[tuple[int, str | None], tuple[Ruleset, Matcher]] = {}
+
+
+def matcher_for(ruleset: Ruleset, table: str | None = None) -> Matcher:
+    """The matcher of a ruleset whose readings maximise ``table`` (default: its meld points), built once."""
+    key = (id(ruleset), table)
+    entry = _MATCHERS.get(key)
+    if entry is None or entry[0] is not ruleset:
+        entry = (ruleset, Matcher(ruleset, table))
+        _MATCHERS[key] = entry
+    return entry[1]

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from loba_dsl.check import CheckResult
+    from loba_dsl.matches import MatchResult
+    from loba_dsl.requirements import Verdict
     from loba_dsl.ruleset import Ruleset
+    from loba_dsl.scoring import RoundScore
 
 
 def check_text(result: CheckResult) -> str:
@@ -77,3 +80,79 @@ def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
 
     emit(rs.settings, (), 0)
     return "\n".join(out) + "\n"
+
+
+def round_text(score: RoundScore) -> str:
+    """Each player's round score with its parts, card by card."""
+    rs = score.ruleset
+    names = rs.deck.names
+    head = f"round under {rs.name} ({score.n_players} players"
+    head += ", the stock ran out)" if score.stock_out else ")"
+    lines = [head]
+    for p in score.players:
+        status = " (went out all at once)" if p.all_at_once else " (went out)" if p.went_out else ""
+        lines.append(f"{p.name}: {p.score}{status}")
+        if p.melds:
+            parts = []
+            for m in p.melds:
+                shown = " ".join(names[c] for c in m.cards)
+                parts.append(f"{m.kind} {shown}" + (f" = {m.points}" if m.points is not None else ""))
+            total = f"  → {p.meld_points}" if p.meld_points is not None else ""
+            lines.append(f"  melds: {'; '.join(parts)}{total}")
+        if p.hand_table is not None:
+            if p.hand and p.hand_values is not None:
+                cards = " + ".join(f"{names[c]} {v}" for c, v in zip(p.hand, p.hand_values, strict=True))
+                lines.append(f"  hand ({p.hand_table}): {cards}  → {p.hand_value}")
+            else:
+                lines.append(f"  hand ({p.hand_table}): empty  → 0")
+        if p.bonus:
+            lines.append(f"  bonus: {p.bonus:+d}")
+    return "\n".join(lines)
+
+
+def match_text(result: MatchResult) -> str:
+    """Standings after every round, eliminations, re-entries and the winner."""
+    rs = result.ruleset
+    rules = rs.settings.get("match", {})
+    facts = []
+    if rules.get("eliminate_at") is not None:
+        facts.append(f"eliminated at {rules['eliminate_at']}")
+    if isinstance(rules.get("reentry"), dict):
+        facts.append(f"at most {rules['reentry'].get('max')} re-entries")
+    if result.target is not None and rules.get("end") == "target":
+        facts.append(f"target {result.target}")
+    lines = [f"match under {rs.name}" + (f" ({', '.join(facts)})" if facts else "")]
+    players = [p.name for p in result.players]
+    width = max([len(n) for n in players] + [12])
+    lines.append(("round  " + "  ".join(f"{n:<{width}}" for n in players)).rstrip())
+    for r in result.rounds:
+        cells = []
+        for n in players:
+            if n in r.scores:
+                mark = " ✗" if n in r.eliminated else ""
+                cells.append(f"{r.scores[n]:+d} → {r.totals[n]}{mark}")
+            else:
+                cells.append("—")
+        lines.append((f"{r.number:<5}  " + "  ".join(f"{c:<{width}}" for c in cells)).rstrip())
+        for n in r.eliminated:
+            gone = " for good" if n in r.out_for_good else ""
+            lines.append(f"       {n} is eliminated{gone} at {r.totals[n]}")
+        for e in r.reentries:
+            lines.append(f"       {e['name']} re-enters at {e['score']} (re-entry {e['reentry']})")
+    if result.winners:
+        lines.append(f"winner: {', '.join(result.winners)} ({result.how})")
+    else:
+        standing = ", ".join(f"{p.name} {p.total}" for p in result.players if p.active)
+        lines.append(f"no winner yet; still in: {standing}")
+    return "\n".join(lines)
+
+
+def verdict_text(verdict: Verdict, ruleset: Ruleset) -> str:
+    names = ruleset.deck.names
+    lines = [f"{'yes' if verdict.ok else 'no'}: {verdict.summary} under {ruleset.name}"]
+    for m in verdict.melds:
+        shown = " ".join(names[c] for c in m.cards)
+        kinds = " or ".join(m.kinds) if m.kinds else "not a legal meld"
+        value = f" = {m.value}" if m.value is not None else ""
+        lines.append(f"  {shown}: {kinds}{value}")
+    return "\n".join(lines)
