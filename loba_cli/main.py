@@ -106,6 +106,8 @@ def check(
         raise typer.Exit(_check_batch(file, rs, lang, as_json))
     assert cards is not None
     result = _guard(lambda: _check_one(cards, rs, lang))
+    if not result.cards:
+        _fail("error: no cards given (e.g. loba check \"A♣ 2♣ JOKER\")")
     from loba_dsl.render import check_text
 
     _emit(_dumps(result.to_dict()) if as_json else check_text(result))

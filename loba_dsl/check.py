@@ -4,7 +4,7 @@
 >>> result.valid, result.kind, result.reading_names()
 (True, 'escalera', ['A♣', '2♣', '3♣'])
 >>> check("7♠ 7♥ JOKER").reasons()[0]
-"pierna: allows no wild cards, but JOKER would be wild (rule 'no wilds' at rulesets/menos.yaml:53)"
+"pierna: allows no wild cards, but JOKER would be wild (rule 'no wilds' at rulesets/menos.yaml:54)"
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def explain(ruleset: Ruleset, failure: Failure) -> str:
         text, where = kind.head_text, kind.where
     else:
         text, where = kind.clause_text[failure.clause], kind.clause_where[failure.clause]
-    return f"{kind.name}: {failure.message} (rule '{text}' at {where})"
+    return f"{kind.name}: {failure.message(ruleset.deck.names)} (rule '{text}' at {where})"
 
 
 def check_cards(cards: tuple[Card, ...], ruleset: Ruleset, text: str = "") -> CheckResult:

@@ -65,12 +65,24 @@ class Reading:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """Why cards are not a meld of one kind: the clause that fails, in words."""
+    """Why cards are not a meld of one kind: the clause that fails.
+
+    The words are built only when asked for (:meth:`message`): matching is a
+    hot path and most failures are never shown.
+    """
 
     kind: str
     kind_index: int
     clause: int
-    message: str
+    template: str
+    """``str.format`` template: ``{cards}`` is the card list, ``{0}``... the values."""
+    cards: tuple[Card, ...] = ()
+    values: tuple[object, ...] = ()
+    structural: bool = False
+    """A failure of the meld's structure (rank, suit, sequence), not of a limit."""
+
+    def message(self, names: Sequence[str]) -> str:
+        return self.template.format(*self.values, cards=" ".join(names[c] for c in self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +163,7 @@ class Matcher:
         table = table or ruleset.meld_points
         self.values = ruleset.meld_values.get(table) if table is not None else None
         self.names = deck.names
+        self._plain_cache: dict[int, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
 
     # ------------------------------------------------------------ public
 
@@ -159,32 +172,50 @@ class Matcher:
         specs = tuple(s for s in self.specs if s.name == kind)
         return self.match(cards, specs).best
 
-    def match(self, cards: Sequence[Card], specs: tuple[_Spec, ...] | None = None) -> Outcome:
-        """The best legal reading of ``cards`` as one meld, or why there is none."""
+    def match(self, cards: Sequence[Card], specs: tuple[_Spec, ...] | None = None, *,
+              reasons: bool = True) -> Outcome:
+        """The best legal reading of ``cards`` as one meld, or why there is none.
+
+        With ``reasons=False`` matching gives up on a kind at its first failed
+        clause and an illegal meld comes back without failures: the fast path
+        for callers that expect legal melds (scoring, the solver).
+        """
         specs = self.specs if specs is None else specs
-        cards = tuple(cards)
+        return self._match(tuple(cards), specs, reasons)
+
+    def _match(self, cards: tuple[Card, ...], specs: tuple[_Spec, ...], explain: bool) -> Outcome:
         always, maybe = self.always_wild, self.maybe_wild
-        forced = [i for i, c in enumerate(cards) if always[c]]
-        ambiguous = [i for i, c in enumerate(cards) if maybe[c]]
+        forced: list[int] = []
+        ambiguous: list[int] = []
+        plain: list[int] = []
+        for i, c in enumerate(cards):
+            (forced if always[c] else ambiguous if maybe[c] else plain).append(i)
         best: Reading | None = None
         best_key: tuple[int, int, int, int, int] | None = None
         per_kind: dict[int, list[Failure]] = {}
         scored = self.values is not None
         for extra in range(len(ambiguous) + 1):
-            for chosen in itertools.combinations(ambiguous, extra):
-                wild_idx = sorted((*forced, *chosen))
-                wild_set = set(wild_idx)
-                nat_idx = [i for i in range(len(cards)) if i not in wild_set]
+            for chosen in itertools.combinations(ambiguous, extra) if ambiguous else ((),):
+                if chosen or ambiguous:
+                    wild_idx = sorted((*forced, *chosen))
+                    nat_idx = [i for i in range(len(cards)) if i not in wild_idx]
+                else:
+                    wild_idx, nat_idx = forced, plain
                 for spec in specs:
                     if best is not None and not scored and spec.index > best.kind_index and (
                             len(nat_idx) <= best.naturals):
                         continue
-                    fails, readings = (self._run if spec.run else self._set)(spec, cards, nat_idx, wild_idx)
+                    fails, readings = (self._run if spec.run else self._set)(spec, cards, nat_idx, wild_idx, explain)
                     if fails:
                         prev = per_kind.get(spec.index)
-                        if prev is None or len(fails) < len(prev):
+                        if prev is None or _badness(fails) < _badness(prev):
                             per_kind[spec.index] = fails
                         continue
+                    if best is None and len(readings) == 1:
+                        best = readings[0]
+                        continue
+                    if best_key is None and best is not None:
+                        best_key = best.sort_key()
                     for r in readings:
                         key = r.sort_key()
                         if best_key is None or key < best_key:
@@ -201,21 +232,86 @@ class Matcher:
 
     # ------------------------------------------------------------ sets
 
-    def _set(self, k: _Spec, cards: tuple[Card, ...], nat: list[int],
-             wild: list[int]) -> tuple[list[Failure], list[Reading]]:
+    def _natural_set(self, k: _Spec, cards: tuple[Card, ...]) -> Reading | None:
+        """Fast path: all cards natural and the set legal (else ``None``: the general path explains)."""
+        n = len(cards)
+        rank = self.rank
+        if not n:
+            return None
+        r0 = rank[cards[0]]
+        if not k.lo <= n <= k.hi or any(rank[c] != r0 for c in cards):
+            return None
+        d = len({self.suit[c] for c in cards})
+        if k.distinct is not None and d != n:
+            return None
+        for op, v, _ in k.suit_limits:
+            if not compare(op, d, v):
+                return None
+        for counter, op, v, _ in k.limits:
+            if not compare(op, 0 if counter == "wilds" else n, v):
+                return None
+        order, falses = self._plain(n)
+        points = self._points(k, cards, order, cards, falses, falses) if self.values is not None else None
+        return Reading(k.name, k.index, order, cards, falses, points, r0)
+
+    def _natural_run(self, k: _Spec, cards: tuple[Card, ...]) -> Reading | None:
+        """Fast path: all cards natural, ace not wrapping, and the run legal (else ``None``)."""
+        n = len(cards)
+        if not n or not k.lo <= n <= k.hi or k.ace == "wrap":
+            return None
+        suit = self.suit
+        s0 = suit[cards[0]]
+        if any(suit[c] != s0 for c in cards):
+            return None
+        for counter, op, v, _ in k.limits:
+            if not compare(op, 0 if counter == "wilds" else n, v):
+                return None
+        rank, ace, R = self.rank, self.deck.ace, self.R
+        for high in self._ace_options(k.ace):
+            pos = sorted((R if (high and rank[c] == ace) else rank[c], i) for i, c in enumerate(cards))
+            lo = pos[0][0]
+            if pos[-1][0] - lo != n - 1 or len({p for p, _ in pos}) != n:
+                continue
+            if high and ace == 0 and lo == 0:
+                continue
+            order = tuple(i for _, i in pos)
+            stands = tuple(cards[i] for i in order)
+            _, falses = self._plain(n)
+            highs = tuple(p == R for p, _ in pos)
+            points = self._points(k, cards, order, stands, falses, highs) if self.values is not None else None
+            return Reading(k.name, k.index, order, stands, falses, points, lo)
+        return None
+
+    def _plain(self, n: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        cached = self._plain_cache.get(n)
+        if cached is None:
+            cached = self._plain_cache[n] = (tuple(range(n)), (False,) * n)
+        return cached
+
+    def _set(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int],
+             explain: bool = True) -> tuple[list[Failure], list[Reading]]:
+        if not wild:
+            quick = self._natural_set(k, cards)
+            if quick is not None:
+                return [], [quick]
         n = len(cards)
         fails: list[Failure] = []
-        names = self.names
         if n < k.lo or n > k.hi:
             fails.append(self._size_failure(k, n))
+        if fails and not explain:
+            return fails, []
         if wild and k.no_wilds is not None:
-            fails.append(Failure(k.name, k.index, k.no_wilds,
-                                 f"allows no wild cards, but {self._list(cards, wild)} would be wild"))
+            fails.append(Failure(k.name, k.index, k.no_wilds, "allows no wild cards, but {cards} would be wild",
+                                 tuple(cards[i] for i in wild)))
+        if fails and not explain:
+            return fails, []
         rank, suit = self.rank, self.suit
         ranks = {rank[cards[i]] for i in nat}
         if len(ranks) > 1:
-            fails.append(Failure(k.name, k.index, HEAD,
-                                 f"needs cards of one rank, but has {self._list(cards, nat)}"))
+            fails.append(Failure(k.name, k.index, HEAD, "needs cards of one rank, but has {cards}",
+                                 tuple(cards[i] for i in nat), structural=True))
+        if fails and not explain:
+            return fails, []
         nat_suits = [suit[cards[i]] for i in nat]
         d = len(set(nat_suits))
         if k.distinct is not None:
@@ -223,16 +319,19 @@ class Matcher:
                 twice = next(s for s in nat_suits if nat_suits.count(s) > 1)
                 same = [i for i in nat if suit[cards[i]] == twice]
                 fails.append(Failure(k.name, k.index, k.distinct,
-                                     f"needs every suit different, but {self._list(cards, same)} share a suit"))
+                                     "needs every suit different, but {cards} share a suit",
+                                     tuple(cards[i] for i in same), structural=True))
             elif n > self.S:
-                fails.append(Failure(k.name, k.index, k.distinct, f"has {n} cards but only {self.S} suits"))
+                fails.append(Failure(k.name, k.index, k.distinct, "has {0} cards but only {1} suits",
+                                     values=(n, self.S), structural=True))
         lo_d = d if d else min(1, n)
         hi_d = min(d + len(wild), self.S) if k.distinct is None else min(n, self.S)
         if k.distinct is not None:
             lo_d = hi_d
         for op, v, ci in k.suit_limits:
             if not any(compare(op, x, v) for x in range(lo_d, hi_d + 1)):
-                fails.append(Failure(k.name, k.index, ci, f"needs suits {op} {v}, but has {d} suit(s)"))
+                fails.append(Failure(k.name, k.index, ci, "needs suits {0} {1}, but has {2} suit(s)",
+                                     values=(op, v, d), structural=True))
         self._limits(k, n, len(nat), len(wild), fails)
         if fails:
             return fails, []
@@ -260,29 +359,40 @@ class Matcher:
                 flags[i] = True
             points = self._points(k, cards, range(n), stands, flags, [False] * n)
             out.append(Reading(k.name, k.index, tuple(range(n)), tuple(stands), tuple(flags), points, r))
-        _ = names
         return [], out
 
     # ------------------------------------------------------------ runs
 
-    def _run(self, k: _Spec, cards: tuple[Card, ...], nat: list[int],
-             wild: list[int]) -> tuple[list[Failure], list[Reading]]:
+    def _run(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int],
+             explain: bool = True) -> tuple[list[Failure], list[Reading]]:
+        if not wild:
+            quick = self._natural_run(k, cards)
+            if quick is not None:
+                return [], [quick]
         n = len(cards)
         fails: list[Failure] = []
         if n < k.lo or n > k.hi:
             fails.append(self._size_failure(k, n))
+        if fails and not explain:
+            return fails, []
         if wild and k.no_wilds is not None:
-            fails.append(Failure(k.name, k.index, k.no_wilds,
-                                 f"allows no wild cards, but {self._list(cards, wild)} would be wild"))
+            fails.append(Failure(k.name, k.index, k.no_wilds, "allows no wild cards, but {cards} would be wild",
+                                 tuple(cards[i] for i in wild)))
+        if fails and not explain:
+            return fails, []
         suit, rank = self.suit, self.rank
         suits = {suit[cards[i]] for i in nat}
         if len(suits) > 1:
-            fails.append(Failure(k.name, k.index, HEAD, f"needs cards of one suit, but has {self._list(cards, nat)}"))
+            fails.append(Failure(k.name, k.index, HEAD, "needs cards of one suit, but has {cards}",
+                                 tuple(cards[i] for i in nat), structural=True))
+        if fails and not explain:
+            return fails, []
         nat_ranks = [rank[cards[i]] for i in nat]
         if len(set(nat_ranks)) < len(nat_ranks):
             twice = next(r for r in nat_ranks if nat_ranks.count(r) > 1)
             same = [i for i in nat if rank[cards[i]] == twice]
-            fails.append(Failure(k.name, k.index, HEAD, f"cannot hold one rank twice ({self._list(cards, same)})"))
+            fails.append(Failure(k.name, k.index, HEAD, "cannot hold one rank twice ({cards})",
+                                 tuple(cards[i] for i in same), structural=True))
         self._limits(k, n, len(nat), len(wild), fails)
         if fails:
             return fails, []
@@ -403,28 +513,25 @@ class Matcher:
         for counter, op, v, ci in k.limits:
             got = {"wilds": wilds, "naturals": naturals, "size": n}.get(counter, 0)
             if not compare(op, got, v):
-                fails.append(Failure(k.name, k.index, ci, f"needs {counter} {op} {v}, but has {got}"))
+                fails.append(Failure(k.name, k.index, ci, "needs {0} {1} {2}, but has {3}",
+                                     values=(counter, op, v, got)))
 
     def _size_failure(self, k: _Spec, n: int) -> Failure:
         if n < k.lo:
-            return Failure(k.name, k.index, HEAD, f"needs at least {k.lo} cards, but has {n}")
-        return Failure(k.name, k.index, HEAD, f"has at most {k.hi} cards, but has {n}")
+            return Failure(k.name, k.index, HEAD, "needs at least {0} cards, but has {1}", values=(k.lo, n))
+        return Failure(k.name, k.index, HEAD, "has at most {0} cards, but has {1}", values=(k.hi, n))
 
     def _sequence_failure(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], n: int) -> Failure:
         ranks = [self.rank[cards[i]] for i in nat]
         others = [m for m in ("low", "high", "either", "wrap") if m != k.ace]
         rescued = any(self._windows(m, h, n, ranks) for m in others for h in self._ace_options(m))
-        listed = self._list(cards, nat)
+        listed = tuple(cards[i] for i in nat)
         if rescued and self.deck.ace is not None and self.deck.ace in ranks:
             clause = k.ace_clause if k.ace_clause is not None else HEAD
-            how = _ACE_WORDS
-            return Failure(k.name, k.index, clause,
-                           f"is not a sequence with the ace {how[k.ace]}: {listed}")
-        return Failure(k.name, k.index, HEAD, f"is not a sequence of {n} consecutive ranks: {listed}")
-
-    def _list(self, cards: tuple[Card, ...], idx: Sequence[int]) -> str:
-        names = self.names
-        return " ".join(names[cards[i]] for i in idx)
+            return Failure(k.name, k.index, clause, "is not a sequence with the ace {0}: {cards}", listed,
+                           (_ACE_WORDS[k.ace],), structural=True)
+        return Failure(k.name, k.index, HEAD, "is not a sequence of {0} consecutive ranks: {cards}", listed, (n,),
+                       structural=True)
 
 
 _MATCHERS: dict[tuple[int, str | None], tuple[Ruleset, Matcher]] = {}
@@ -438,3 +545,8 @@ def matcher_for(ruleset: Ruleset, table: str | None = None) -> Matcher:
         entry = (ruleset, Matcher(ruleset, table))
         _MATCHERS[key] = entry
     return entry[1]
+
+
+def _badness(fails: list[Failure]) -> tuple[int, int]:
+    """Which way of reading the wilds failed least: structure first, then count."""
+    return sum(1 for f in fails if f.structural), len(fails)

@@ -14,13 +14,12 @@ the value of the hand (the first value table the round formula applies to
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from loba_dsl.deck import Card
 from loba_dsl.dsl import ast as A
-from loba_dsl.dsl.semantics import evaluate
 from loba_dsl.errors import InputError, LobaError, Location, raise_all
 from loba_dsl.melds import Reading
 from loba_dsl.melds import matcher_for as matcher
@@ -29,36 +28,49 @@ if TYPE_CHECKING:
     from loba_dsl.ruleset import Ruleset
     from loba_dsl.sheets import RoundSheet
 
-@dataclass(frozen=True, slots=True)
 class ScoredMeld:
     """A meld on a table, read the best way; what formulas can ask of it."""
 
-    cards: tuple[Card, ...]
-    reading: Reading
-    kind: str
-    shape: str
-    size: int
-    suits: int
-    wilds: int
-    naturals: int
-    points: int | None
+    __slots__ = ("_ruleset", "cards", "kind", "reading")
+
+    def __init__(self, ruleset: Ruleset, cards: tuple[Card, ...], reading: Reading) -> None:
+        self._ruleset = ruleset
+        self.cards = cards
+        self.reading = reading
+        self.kind = reading.kind
+
+    @property
+    def shape(self) -> str:
+        return self._ruleset.kinds[self.reading.kind_index].shape.kind
+
+    @property
+    def size(self) -> int:
+        return len(self.cards)
+
+    @property
+    def suits(self) -> int:
+        deck = self._ruleset.deck
+        return len({deck.suit_of(c) for c in self.reading.stands})
+
+    @property
+    def wilds(self) -> int:
+        return self.reading.wilds
+
+    @property
+    def naturals(self) -> int:
+        return self.reading.naturals
+
+    @property
+    def points(self) -> int | None:
+        return self.reading.points
 
 
 def read_meld(ruleset: Ruleset, cards: Sequence[Card]) -> ScoredMeld | None:
     """The best legal reading of ``cards`` as a meld, or ``None`` if it is not legal."""
-    outcome = matcher(ruleset).match(cards)
-    best = outcome.best
+    best = matcher(ruleset).match(cards, reasons=False).best
     if best is None:
         return None
-    return _scored(ruleset, tuple(cards), best)
-
-
-def _scored(ruleset: Ruleset, cards: tuple[Card, ...], best: Reading) -> ScoredMeld:
-    deck = ruleset.deck
-    kind = ruleset.kinds[best.kind_index]
-    suits = len({deck.suit_of(c) for c in best.stands})
-    return ScoredMeld(cards, best, best.kind, kind.shape.kind, len(cards), suits, best.wilds, best.naturals,
-                      best.points)
+    return ScoredMeld(ruleset, tuple(cards), best)
 
 
 @dataclass(frozen=True)
@@ -136,11 +148,14 @@ class _Env:
     def card_value(self, table: str, card: Card) -> int:
         return self.ruleset.hand_values[table][card]
 
+    def card_values(self, table: str) -> Sequence[int]:
+        return self.ruleset.hand_values[table]
+
     def meld_value(self, table: str, meld: Any) -> int:
         assert isinstance(meld, ScoredMeld)
         if table == self.ruleset.meld_points and meld.points is not None:
             return meld.points
-        best = matcher(self.ruleset, table).match(meld.cards).best
+        best = matcher(self.ruleset, table).match(meld.cards, reasons=False).best
         assert best is not None and best.points is not None, "a scored meld is legal"
         return best.points
 
@@ -208,7 +223,7 @@ def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tup
         "went_out": went_out, "all_at_once": all_at_once, "stock_out": stock_out,
         "players": players, "round": round_number,
     }
-    score = int(evaluate(ruleset.round_formula, _Env(ruleset, hand, melds, variables)))
+    score = int(_formula(ruleset)(_Env(ruleset, hand, melds, variables)))
     meld_points = sum(m.points or 0 for m in melds) if ruleset.meld_points is not None else None
     table = _hand_table_cached(ruleset)
     values = tuple(ruleset.hand_values[table][c] for c in hand) if table is not None else None
@@ -218,6 +233,20 @@ def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tup
         base = -base
     return PlayerScore(name, score, went_out, all_at_once, melds, meld_points, hand, values, hand_value, table,
                        score - base)
+
+
+_FORMULAS: dict[int, tuple[Ruleset, Callable[[Any], Any]]] = {}
+
+
+def _formula(ruleset: Ruleset) -> Callable[[Any], Any]:
+    """The round formula as closures, built once per ruleset in this process."""
+    entry = _FORMULAS.get(id(ruleset))
+    if entry is None or entry[0] is not ruleset:
+        from loba_dsl.dsl.closures import compile_formula
+
+        entry = (ruleset, compile_formula(ruleset.round_formula))
+        _FORMULAS[id(ruleset)] = entry
+    return entry[1]
 
 
 _HAND_TABLES: dict[int, tuple[Ruleset, str | None]] = {}

@@ -320,6 +320,8 @@ def _type_call(call: A.Call, scope: Scope) -> Type:
         if coll not in ("cards", "melds"):
             raise DSLProblem(f"{name}(...) needs the hand or the melds, not {_article(coll)}", arg.value.pos)
         if arg.where is not None:
+            if coll != "melds":
+                raise DSLProblem("'where' filters the melds, not the hand", arg.where.pos)
             check_expr(arg.where, _item_scope(coll, scope), "bool")
         return "int"
     pool = [*FUNCTIONS, *scope.tables]
@@ -391,6 +393,10 @@ class Env(Protocol):
     def variable(self, name: str) -> Value | Sequence[Card] | Sequence[MeldFacts]: ...
 
     def card_value(self, table: str, card: Card) -> int: ...
+
+    def card_values(self, table: str) -> Sequence[int]:
+        """The value of every card code in hand, by a value table."""
+        ...
 
     def meld_value(self, table: str, meld: MeldFacts) -> int: ...
 
@@ -552,6 +558,9 @@ def _card_expr(expr: A.Expr, deck: Deck, card: Card, role: CardRole) -> int:
             raise EvalError(name)  # pragma: no cover - rejected at load
 
         def card_value(self, table: str, card: Card) -> int:  # pragma: no cover
+            raise EvalError(table)
+
+        def card_values(self, table: str) -> Sequence[int]:  # pragma: no cover
             raise EvalError(table)
 
         def meld_value(self, table: str, meld: MeldFacts) -> int:  # pragma: no cover
