@@ -103,6 +103,11 @@ class _Match:
         self.players: dict[str, Standing] = {}
         for name in sheet.players or []:
             self.players[name] = Standing(name)
+        limits = ruleset.settings.get("players", {})
+        lo, hi = int(limits.get("min", 1)), int(limits.get("max", 99))
+        if sheet.players is not None and not lo <= len(sheet.players) <= hi:
+            raise InputError(f"{ruleset.name} is played by {lo} to {hi} players, not {len(sheet.players)}",
+                             location=sheet.events[0].where if sheet.events else None)
         self.rounds: list[RoundResult] = []
         self.winners: list[str] = []
         self.over = False
@@ -135,7 +140,7 @@ class _Match:
     def round(self, sheet: RoundSheet) -> None:
         from loba_dsl.scoring import score_round
 
-        number = len(self.rounds) + 1
+        number = sheet.number if sheet.number is not None else len(self.rounds) + 1
         if not self.players:
             for p in sheet.players:
                 self.players[p.name] = Standing(p.name)
@@ -215,7 +220,9 @@ class _Match:
 
     def reenter(self, event: Any) -> None:
         name, where = event.name, event.where
-        number = len(self.rounds)
+        if not self.rounds:
+            raise InputError(f"'reenter {name}' comes before any round", location=where)
+        number = self.rounds[-1].number
         standing = self.players.get(name)
         if standing is None:
             raise InputError(f"after round {number}: '{name}' is not a player of this match", location=where)

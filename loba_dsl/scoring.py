@@ -266,6 +266,12 @@ def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = No
     from loba_dsl.notation import ParsedCards, check_copies
 
     errors: list[LobaError] = []
+    n = players or sheet.n_players or len(sheet.players)
+    if not players and sheet.n_players is None:
+        # Not said: the players listed, and at least as many as the ruleset's minimum.
+        n = max(n, int(ruleset.settings.get("players", {}).get("min", 1)))
+    if not sheet.bare:
+        errors.extend(_check_table(sheet, ruleset, n))
     scored_players: list[tuple[Any, tuple[ScoredMeld, ...]]] = []
     all_cards: list[Card] = []
     all_spans: list[Any] = []
@@ -295,13 +301,33 @@ def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = No
         except LobaError as e:
             errors.append(e)
     raise_all(errors)
-    n = players or sheet.n_players or len(sheet.players)
     out = tuple(
         _score(ruleset, p.name, melds, p.hand, p.went_out, p.all_at_once, sheet.stock_out, n,
                round_number or sheet.number or 1)
         for p, melds in scored_players
     )
     return RoundScore(ruleset, out, sheet.stock_out, n)
+
+
+def _check_table(sheet: RoundSheet, ruleset: Ruleset, n: int) -> list[LobaError]:
+    """The ruleset's number of players, and what a player who went out may keep."""
+    errors: list[LobaError] = []
+    limits = ruleset.settings.get("players", {})
+    lo, hi = int(limits.get("min", 1)), int(limits.get("max", 99))
+    if not lo <= n <= hi:
+        errors.append(InputError(f"{ruleset.name} is played by {lo} to {hi} players, not {n}", location=sheet.where))
+    elif len(sheet.players) > n:
+        errors.append(InputError(f"the round lists {len(sheet.players)} players but says there are {n}",
+                                 location=sheet.players[n].where))
+    going_out = ruleset.settings.get("turn", {}).get("going_out", "discard_required")
+    keep = 1 if going_out == "one_card_left" else 0
+    for p in sheet.players:
+        if p.went_out and len(p.hand) > keep:
+            allowed = "one card" if keep else "no cards"
+            errors.append(InputError(
+                f"{p.name} went out, so keeps {allowed} in hand under {ruleset.name} (turn.going_out: {going_out}), "
+                f"but has {len(p.hand)}", location=p.where))
+    return errors
 
 
 def located(error: LobaError, where: Location) -> LobaError:

@@ -67,6 +67,8 @@ class RoundSheet:
     points_only: bool = False
     text: str = ""
     """The whole file, for error displays."""
+    bare: bool = False
+    """The file was nothing but the cards of one hand."""
 
 
 @dataclass(frozen=True)
@@ -153,9 +155,11 @@ def read_round(text: str, ruleset: Ruleset, *, source: str = "<round>", lang: st
     """Parse a round file (or a bare hand) into a :class:`RoundSheet`."""
     reader = _Reader(text, source, ruleset, lang)
     if is_bare_hand(text):
-        parsed = reader.notation.parse(text, source=source)
+        # Blank out comments, keeping every column where it is.
+        bare = "\n".join(line.split("#", 1)[0].ljust(len(line)) for line in text.split("\n"))
+        parsed = reader.notation.parse(bare, source=source)
         player = PlayerEntry("hand", reader.at(1, 1), hand=parsed.cards, hand_spans=parsed.spans)
-        return RoundSheet(reader.at(1, 1), [player], n_players=None, text=text)
+        return RoundSheet(reader.at(1, 1), [player], n_players=None, text=text, bare=True)
     tree = reader.parse("round")
     sheet = RoundSheet(reader.at(1, 1), text=text)
     for item in tree.children:
