@@ -66,15 +66,18 @@ class _Compiler:
         deck = self.deck()
         raise_all(self.errors)
         kinds = self.kinds()
-        names = S.Names(deck, [k.name for k in kinds], self.data.get("values", {}).keys())
+        # Names declared, even where their text is broken: one typo gives one error, not a cascade.
+        declared_kinds = tuple(k for k, v in self.data.get("melds", {}).items() if v is not None)
+        declared_tables = tuple(t for t, v in self.data.get("values", {}).items() if v is not None)
+        names = S.Names(deck, declared_kinds, declared_tables)
         wild_cards, natural_too = self.wilds(names, deck)
         tables = self.tables(names)
         scoring = self.data.get("scoring", {})
         meld_points = scoring.get("meld_points")
-        if meld_points is not None and meld_points not in tables:
+        if meld_points is not None and meld_points not in declared_tables:
             self.problem(("scoring", "meld_points"), f"unknown value table '{meld_points}'",
                          hint=_suggest(meld_points, tables))
-        scope = S.Scope(S.ROUND_VARIABLES, tuple(tables), tuple(k.name for k in kinds))
+        scope = S.Scope(S.ROUND_VARIABLES, declared_tables, declared_kinds)
         round_formula = self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"]))
         if round_formula is not None:
             self.guard(("scoring", "round"), lambda: S.check_expr(round_formula, scope, "int"))

@@ -231,6 +231,14 @@ def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: 
             hint=suggest(str(instance), [str(o) for o in sub.get("enum", [])]),
             code="schema",
         )
+    if path == ("extends",) and kind == "pattern":
+        return RulesetError(
+            f"'extends' must name a shipped ruleset (such as menos) or a .yaml file in the same folder, "
+            f"not '{instance}'", location=doc.location(path), code="schema")
+    if kind == "pattern" and isinstance(sub, dict):
+        what = str(sub.get("description", "")).split(".")[0]
+        return RulesetError(f"{dotted}: '{instance}' is not allowed here" + (f" ({what})" if what else ""),
+                            location=doc.location(path), code="schema")
     return RulesetError(f"{dotted}: {message}", location=doc.location(path), code="schema")
 
 

@@ -84,7 +84,7 @@ def _parse(text: str, start: str) -> Tree[Token]:
     if not text.strip():
         raise DSLProblem("expression is empty", A.Pos(1, 1, 1))
     try:
-        return _parser().parse(text, start=start)
+        tree = _parser().parse(text, start=start)
     except UnexpectedToken as e:
         tok = e.token
         expected = sorted({_describe(t) for t in e.expected})
@@ -105,6 +105,24 @@ def _parse(text: str, start: str) -> Tree[Token]:
         raise DSLProblem(str(e).splitlines()[0], A.Pos(1, 1, 1)) from None
     except RecursionError:
         raise DSLProblem("expression is nested too deeply", A.Pos(1, 1, 1)) from None
+    _check_depth(tree)
+    return tree
+
+
+MAX_DEPTH = 300
+"""Deepest syntax tree accepted (the tree is then walked recursively)."""
+
+
+def _check_depth(tree: Tree[Token]) -> None:
+    """Refuse absurdly nested texts before any recursive walk (an iterative check)."""
+    from lark import Tree
+
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise DSLProblem("expression is nested too deeply", _pos(node))
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 def _end_pos(text: str) -> tuple[int, int]:

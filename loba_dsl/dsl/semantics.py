@@ -84,10 +84,16 @@ class Names:
     def rank(self, word: A.Word) -> int:
         index = self.deck.rank_index.get(word.text)
         if index is None:
-            raise DSLProblem(
-                f"unknown rank '{word.text}'", word.pos, suggest(word.text, self.deck.rank_index)
-            )
+            raise DSLProblem(f"unknown rank '{word.text}'", word.pos, self._hint(word.text, self.deck.rank_index))
         return index
+
+    def _hint(self, text: str, pool: Iterable[str]) -> str | None:
+        """A rank written as its number (``1`` for the ace) suggests that rank first."""
+        if text.isdigit():
+            for r in self.deck.ranks:
+                if r.face == int(text):
+                    return f"did you mean '{r.key}'?"
+        return suggest(text, pool)
 
     def card_word(self, word: A.Word) -> tuple[str, int]:
         """Resolve a word naming cards: ``("rank", i)``, ``("suit", i)`` or ``("joker", 0)``."""
@@ -98,7 +104,9 @@ class Names:
         if word.text == self.joker or word.text.upper() == self.joker.upper():
             return "joker", 0
         pool = [*self.deck.rank_index, *self.deck.suit_index, self.joker]
-        raise DSLProblem(f"'{word.text}' is not a rank, suit or Joker of this deck", word.pos, suggest(word.text, pool))
+        raise DSLProblem(
+            f"'{word.text}' is not a rank, suit or Joker of this deck", word.pos, self._hint(word.text, pool)
+        )
 
 
 # ---------------------------------------------------------------- predicates

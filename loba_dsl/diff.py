@@ -1,0 +1,1086 @@
+"""How two variants differ: a keyed diff of their rules, witnesses, and a report.
+
+:func:`diff_rules` compares two *resolved* rulesets (after ``extends`` and
+defaults) by meaning, not by text.  Every setting, meld shape, wild card, value
+table and formula that was added, removed or changed becomes one frozen
+:class:`Change`, keyed by its path in the ruleset (``("values", "penalty")``),
+grouped by area, with the ``file:line`` it comes from on both sides.
+
+- Settings compare as data: key order does not matter, nor does the order of
+  alias lists.
+- Meld shapes compare in a canonical form (:func:`canonical_shape`): clause
+  order, ``no wilds`` / ``wilds <= 0`` / ``wilds == 0``, ``3..3`` / ``3`` and
+  limits a shape cannot exceed anyway do not count.
+- Wild cards compare as the set of cards that may be wild.
+- Value tables compare by their values on every card, in hand and, for tables
+  used on melds, in every role a card can take in a meld (tables are finite);
+  the cards whose values differ are listed.  A table only renamed is the same.
+- Formulas compare in a canonical form (:func:`canonical`): sums and products
+  become polynomials (terms in any order, constants folded, ``a - b`` is
+  ``a + (-1)*b``), comparisons become ``p >= 0`` or ``p == 0`` with integer
+  normal forms, and conditions, ``and``/``or``/``not`` become an ordered
+  decision diagram whose leaves are polynomials.
+
+:func:`find_witnesses` (in :mod:`loba_dsl.witness`) then searches, bounded and
+deterministic, for the smallest examples that behave differently, and
+:func:`diff` puts both in a :class:`DiffReport`.
+
+>>> from loba_dsl.ruleset import load_ruleset
+>>> diff_rules(load_ruleset("menos"), load_ruleset("menos")).same
+True
+>>> canonical_text("5 * count(melds) + card(melds)") == canonical_text("card(melds) + count(melds) * 5")
+True
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from loba_dsl.dsl import ast as A
+from loba_dsl.dsl.semantics import CardRole, compare, eval_pred
+
+if TYPE_CHECKING:
+    from loba_dsl.ruleset import Ruleset
+    from loba_dsl.witness import Budget, Witness
+
+Key = tuple[str | int, ...]
+ChangeKind = Literal["added", "removed", "changed"]
+
+AREAS = ("deck", "deal", "melds", "wilds", "values", "scoring", "turn rules", "match rules")
+AREA_OF: Mapping[str, str] = {
+    "deck": "deck",
+    "players": "deal",
+    "deal": "deal",
+    "melds": "melds",
+    "wilds": "wilds",
+    "values": "values",
+    "scoring": "scoring",
+    "turn": "turn rules",
+    "requirements": "turn rules",
+    "match": "match rules",
+}
+"""The area of each top-level key of a ruleset (``name``, ``description`` and ``extends`` are not rules)."""
+
+_IGNORED = {"name", "description", "extends"}
+_UNORDERED = {"aliases", "languages"}
+"""Lists whose order means nothing (spellings)."""
+_PROSE = {"description", "source"}
+"""Keys that are words for people, not rules (``requirements.contracts.source``, meld descriptions)."""
+
+
+# ================================================================ records
+
+
+@dataclass(frozen=True)
+class Detail:
+    """One line under a change: what differs (``subject``), on each side, and where each side says it."""
+
+    subject: str
+    left: str
+    right: str
+    left_where: str = ""
+    right_where: str = ""
+    cards: tuple[str, ...] = ()
+    """The cards the line is about, if any (by name)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"subject": self.subject, "left": self.left, "right": self.right, "left_where": self.left_where,
+                "right_where": self.right_where, "cards": list(self.cards)}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One rule added, removed or changed, keyed by its path in the ruleset."""
+
+    key: Key
+    area: str
+    kind: ChangeKind
+    left: str | None
+    right: str | None
+    left_where: str
+    right_where: str
+    summary: str
+    """A short phrase for the area's headline."""
+    details: tuple[Detail, ...] = ()
+
+    @property
+    def path(self) -> str:
+        return ".".join(str(k) for k in self.key)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": list(self.key), "path": self.path, "area": self.area, "kind": self.kind,
+                "left": self.left, "right": self.right, "left_where": self.left_where,
+                "right_where": self.right_where, "summary": self.summary,
+                "details": [d.to_dict() for d in self.details]}
+
+
+@dataclass(frozen=True)
+class RulesDiff:
+    """Every change between two rulesets, in area order, then key order."""
+
+    left: str
+    right: str
+    changes: tuple[Change, ...]
+
+    @property
+    def same(self) -> bool:
+        return not self.changes
+
+    def get(self, *key: str | int) -> Change | None:
+        return next((c for c in self.changes if c.key == key), None)
+
+    def keys(self) -> list[Key]:
+        return [c.key for c in self.changes]
+
+    def by_area(self) -> dict[str, list[Change]]:
+        out: dict[str, list[Change]] = {}
+        for c in self.changes:
+            out.setdefault(c.area, []).append(c)
+        return out
+
+
+# ================================================================ canonical formulas
+#
+# A canonical form is a hashable tuple:
+#   ("b", bool)                   a boolean leaf
+#   ("n", poly)                   a number leaf: a polynomial
+#   ("?", atom, then, else)       a decision on an atom, atoms ordered by _k along every path
+# poly: ((monomial, coefficient), ...) sorted, no zero coefficients; monomial: a sorted tuple of factors
+# (() is the constant).  Factors: ("v", name) an int variable; ("count", coll, where); ("sum", table,
+# coll, where); ("max" | "min", args); ("abs", arg).  Atoms: ("v", name) a bool variable; ("ge", poly)
+# meaning poly >= 0; ("eq", poly) meaning poly == 0; both with gcd 1 and a positive first coefficient.
+
+Canon = tuple[Any, ...]
+Poly = tuple[tuple[tuple[Any, ...], int], ...]
+TRUE: Canon = ("b", True)
+FALSE: Canon = ("b", False)
+INT_NAMES = frozenset({"players", "round", "size", "suits", "wilds", "naturals"})
+"""Variables that are numbers; every other name is a condition (went_out, a meld kind, set, run...)."""
+
+
+def _k(x: Any) -> str:
+    return repr(x)
+
+
+def _pnorm(d: Mapping[tuple[Any, ...], int]) -> Poly:
+    return tuple(sorted(((m, c) for m, c in d.items() if c), key=lambda mc: _k(mc[0])))
+
+
+def _pconst(c: int) -> Poly:
+    return _pnorm({(): c})
+
+
+def _pfactor(f: Any) -> Poly:
+    return (((f,), 1),)
+
+
+def _padd(p: Poly, q: Poly, scale: int = 1) -> Poly:
+    d = dict(p)
+    for m, c in q:
+        d[m] = d.get(m, 0) + scale * c
+    return _pnorm(d)
+
+
+def _pmul(p: Poly, q: Poly) -> Poly:
+    d: dict[tuple[Any, ...], int] = {}
+    for m1, c1 in p:
+        for m2, c2 in q:
+            m = tuple(sorted(m1 + m2, key=_k))
+            d[m] = d.get(m, 0) + c1 * c2
+    return _pnorm(d)
+
+
+def _pconst_of(p: Poly) -> int | None:
+    """The value of a constant polynomial, or ``None``."""
+    if not p:
+        return 0
+    if len(p) == 1 and p[0][0] == ():
+        return p[0][1]
+    return None
+
+
+def _node(atom: Any, hi: Canon, lo: Canon) -> Canon:
+    return hi if hi == lo else ("?", atom, hi, lo)
+
+
+def _var_node(atom: Any) -> Canon:
+    return ("?", atom, TRUE, FALSE)
+
+
+def _cof(d: Canon, atom: Any, value: bool) -> Canon:
+    if d[0] == "?" and d[1] == atom:
+        return d[2] if value else d[3]  # type: ignore[no-any-return]
+    return d
+
+
+def _top(*ds: Canon) -> Any:
+    return min((d[1] for d in ds if d[0] == "?"), key=_k)
+
+
+def _ite(f: Canon, g: Canon, h: Canon) -> Canon:
+    """``f ? g : h`` over diagrams, keeping atoms ordered."""
+    if f == TRUE:
+        return g
+    if f == FALSE:
+        return h
+    if g == h:
+        return g
+    if g == TRUE and h == FALSE:
+        return f
+    v = _top(f, g, h)
+    return _node(v, _ite(_cof(f, v, True), _cof(g, v, True), _cof(h, v, True)),
+                 _ite(_cof(f, v, False), _cof(g, v, False), _cof(h, v, False)))
+
+
+def _apply(ds: Sequence[Canon], leaf: Callable[[Sequence[Canon]], Canon]) -> Canon:
+    """Combine diagrams leaf by leaf; ``leaf`` may itself return a diagram."""
+    if all(d[0] != "?" for d in ds):
+        return leaf(ds)
+    v = _top(*ds)
+    return _ite(_var_node(v), _apply([_cof(d, v, True) for d in ds], leaf),
+                _apply([_cof(d, v, False) for d in ds], leaf))
+
+
+def _num(p: Poly) -> Canon:
+    return ("n", p)
+
+
+def _arith(op: str, a: Canon, b: Canon) -> Canon:
+    def leaf(ds: Sequence[Canon]) -> Canon:
+        p, q = ds[0][1], ds[1][1]
+        return _num(_pmul(p, q) if op == "*" else _padd(p, q, -1 if op == "-" else 1))
+
+    return _apply((a, b), leaf)
+
+
+def _atom_ge(d: Poly) -> Canon:
+    """The diagram of ``d >= 0`` over integers."""
+    const = dict(d).get((), 0)
+    rest = tuple(mc for mc in d if mc[0] != ())
+    if not rest:
+        return TRUE if const >= 0 else FALSE
+    g = math.gcd(*(c for _, c in rest))
+    body = _padd(tuple((m, c // g) for m, c in rest), _pconst(const // g))
+    if rest[0][1] < 0:  # p >= 0  <=>  not (-p - 1 >= 0)
+        return _ite(_var_node(("ge", _padd(_pconst(-1), body, -1))), FALSE, TRUE)
+    return _var_node(("ge", body))
+
+
+def _atom_eq(d: Poly) -> Canon:
+    const = dict(d).get((), 0)
+    rest = tuple(mc for mc in d if mc[0] != ())
+    if not rest:
+        return TRUE if const == 0 else FALSE
+    g = math.gcd(*(c for _, c in rest))
+    if const % g:
+        return FALSE
+    sign = -1 if rest[0][1] < 0 else 1
+    return _var_node(("eq", tuple((m, sign * c // g) for m, c in d)))
+
+
+def _compare_leaf(op: str, p: Poly, q: Poly) -> Canon:
+    d = _padd(p, q, -1)
+    if op == "==":
+        return _atom_eq(d)
+    if op == "!=":
+        return _ite(_atom_eq(d), FALSE, TRUE)
+    if op == ">=":
+        return _atom_ge(d)
+    if op == ">":
+        return _atom_ge(_padd(d, _pconst(-1)))
+    if op == "<=":
+        return _atom_ge(_padd((), d, -1))
+    return _atom_ge(_padd(_pconst(-1), d, -1))  # "<"
+
+
+class _Canonicaliser:
+    def __init__(self, tables: Mapping[str, str]) -> None:
+        self.tables = tables
+
+    def expr(self, e: A.Expr) -> Canon:
+        match e:
+            case A.Num(value=v):
+                return _num(_pconst(v))
+            case A.Bool(value=v):
+                return TRUE if v else FALSE
+            case A.Var(name=name):
+                return _num(_pfactor(("v", name))) if name in INT_NAMES else _var_node(("v", name))
+            case A.Neg(value=v):
+                return _arith("*", self.expr(v), _num(_pconst(-1)))
+            case A.Arith(first=first, rest=rest):
+                acc = self.expr(first)
+                for op, operand in rest:
+                    acc = _arith(op, acc, self.expr(operand))
+                return acc
+            case A.Compare(op=op, left=left, right=right):
+                return _apply((self.expr(left), self.expr(right)), lambda ds: _compare_leaf(op, ds[0][1], ds[1][1]))
+            case A.And(items=items):
+                acc = TRUE
+                for item in items:
+                    acc = _ite(acc, self.expr(item), FALSE)
+                return acc
+            case A.Or(items=items):
+                acc = FALSE
+                for item in items:
+                    acc = _ite(acc, TRUE, self.expr(item))
+                return acc
+            case A.Not(value=v):
+                return _ite(self.expr(v), FALSE, TRUE)
+            case A.Cond(test=t, then=a, otherwise=b):
+                return _ite(self.expr(t), self.expr(a), self.expr(b))
+            case A.Call():
+                return self.call(e)
+        raise AssertionError(e)  # pragma: no cover
+
+    def call(self, c: A.Call) -> Canon:
+        if c.name in ("max", "min"):
+            name = c.name
+            return _apply([self.expr(a.value) for a in c.args], lambda ds: _num(_extremum(name, [d[1] for d in ds])))
+        if c.name == "abs":
+            return _apply([self.expr(c.args[0].value)], lambda ds: _num(_abs(ds[0][1])))
+        arg = c.args[0]
+        coll = arg.value.name if isinstance(arg.value, A.Var) else _k(self.expr(arg.value))
+        where = None if arg.where is None else self.expr(arg.where)
+        if where == FALSE:
+            return _num(_pconst(0))
+        if where == TRUE:
+            where = None
+        if c.name == "count":
+            return _num(_pfactor(("count", coll, where)))
+        return _num(_pfactor(("sum", self.tables.get(c.name, c.name), coll, where)))
+
+
+def _extremum(name: str, args: list[Poly]) -> Poly:
+    flat: list[Poly] = []
+    for p in args:
+        if len(p) == 1 and p[0][1] == 1 and len(p[0][0]) == 1 and p[0][0][0][0] == name:
+            flat.extend(p[0][0][0][1])
+        else:
+            flat.append(p)
+    consts = [c for c in (_pconst_of(p) for p in flat) if c is not None]
+    others = {_k(p): p for p in flat if _pconst_of(p) is None}
+    if consts:
+        best = max(consts) if name == "max" else min(consts)
+        others[_k(_pconst(best))] = _pconst(best)
+    if len(others) == 1:
+        return next(iter(others.values()))
+    return _pfactor((name, tuple(others[k] for k in sorted(others))))
+
+
+def _abs(p: Poly) -> Poly:
+    c = _pconst_of(p)
+    if c is not None:
+        return _pconst(abs(c))
+    rest = [mc for mc in p if mc[0] != ()]
+    if rest[0][1] < 0:
+        p = _padd((), p, -1)
+    return _pfactor(("abs", p))
+
+
+def canonical(expr: A.Expr, tables: Mapping[str, str] | None = None) -> Canon:
+    """The canonical form of a formula; ``tables`` renames value tables (for tables only renamed).
+
+    >>> from loba_dsl.dsl.parser import parse_formula as f
+    >>> canonical(f("x > 3 and not not went_out")) == canonical(f("went_out and 3 < x"))
+    True
+    >>> canonical(f("a - b")) == canonical(f("-b + a"))
+    True
+    """
+    return _Canonicaliser(tables or {}).expr(expr)
+
+
+def canonical_text(text: str, tables: Mapping[str, str] | None = None) -> Canon:
+    """:func:`canonical` of a formula given as text."""
+    from loba_dsl.dsl.parser import parse_formula
+
+    return canonical(parse_formula(text), tables)
+
+
+class CanonEnv(Protocol):
+    """What :func:`evaluate_canonical` needs (the shape of :class:`loba_dsl.dsl.semantics.Env`)."""
+
+    def variable(self, name: str) -> Any: ...
+
+    def card_value(self, table: str, card: int) -> int: ...
+
+    def meld_value(self, table: str, meld: Any) -> int: ...
+
+
+def evaluate_canonical(c: Canon, env: CanonEnv) -> int | bool:
+    """Evaluate a canonical form; it always agrees with evaluating the formula it came from."""
+    return _CanonEval(env, None).diagram(c)
+
+
+class _CanonEval:
+    def __init__(self, env: CanonEnv, item: Any) -> None:
+        self.env = env
+        self.item = item
+
+    def var(self, name: str) -> Any:
+        meld = self.item
+        if meld is not None:
+            if name in ("size", "suits", "wilds", "naturals"):
+                return getattr(meld, name)
+            if name in ("set", "run"):
+                return meld.shape == name
+            if name == meld.kind:
+                return True
+            if name not in ("went_out", "all_at_once", "stock_out", "players", "round"):
+                return False
+        return self.env.variable(name)
+
+    def diagram(self, c: Canon) -> int | bool:
+        while c[0] == "?":
+            c = c[2] if self.atom(c[1]) else c[3]
+        return bool(c[1]) if c[0] == "b" else self.poly(c[1])
+
+    def atom(self, atom: Any) -> bool:
+        if atom[0] == "v":
+            return bool(self.var(atom[1]))
+        value = self.poly(atom[1])
+        return value >= 0 if atom[0] == "ge" else value == 0
+
+    def poly(self, p: Poly) -> int:
+        total = 0
+        for monomial, coeff in p:
+            term = coeff
+            for f in monomial:
+                term *= self.factor(f)
+            total += term
+        return total
+
+    def factor(self, f: Any) -> int:
+        if f[0] == "v":
+            return int(self.var(f[1]))
+        if f[0] in ("max", "min"):
+            values = [self.poly(p) for p in f[1]]
+            return max(values) if f[0] == "max" else min(values)
+        if f[0] == "abs":
+            return abs(self.poly(f[1]))
+        coll, where = (f[1], f[2]) if f[0] == "count" else (f[2], f[3])
+        items = self.env.variable(coll)
+        chosen = [x for x in items if where is None or _CanonEval(self.env, x).diagram(where)]
+        if f[0] == "count":
+            return len(chosen)
+        return sum(self.env.card_value(f[1], x) if isinstance(x, int) else self.env.meld_value(f[1], x)
+                   for x in chosen)
+
+
+# ================================================================ canonical meld shapes
+
+
+@dataclass(frozen=True)
+class ShapeForm:
+    """A meld shape in canonical form; ``parts`` maps a component to its text and the clause that says it."""
+
+    key: tuple[Any, ...]
+    parts: Mapping[str, tuple[str, int | None]]
+
+
+def canonical_shape(shape: A.Shape, n_ranks: int, n_suits: int) -> ShapeForm:
+    """The meaning of a shape: size range, ace, suit rule, wild and natural limits.
+
+    >>> from loba_dsl.dsl.parser import parse_shape as p
+    >>> a = canonical_shape(p("set 3..4, suits distinct, no wilds"), 13, 4)
+    >>> b = canonical_shape(p("set 3..4, wilds == 0, suits distinct"), 13, 4)
+    >>> a.key == b.key
+    True
+    """
+    run = shape.kind == "run"
+    big = 10**6
+    bounds: dict[str, list[int]] = {"size": [shape.min_size, shape.max_size or big], "wilds": [0, big],
+                                    "naturals": [0, big], "suits": [1, n_suits]}
+    source: dict[str, int | None] = {"size": None}
+    excluded: dict[str, set[int]] = {}
+    distinct = apart = None
+    ace: str | None = "low" if run else None
+    ace_at: int | None = None
+    for i, c in enumerate(shape.clauses):
+        match c:
+            case A.SuitsDistinct():
+                distinct = i
+            case A.WildsApart():
+                apart = i
+            case A.Ace(mode=mode):
+                ace, ace_at = mode, i
+            case A.NoWilds():
+                bounds["wilds"][1] = min(bounds["wilds"][1], 0)
+                source["wilds"] = i
+            case A.Limit(counter=counter, op=op, value=v):
+                b = bounds[counter]
+                source.setdefault(counter, i)
+                if op in ("<=", "<", "=="):
+                    b[1] = min(b[1], v - (op == "<"))
+                if op in (">=", ">", "=="):
+                    b[0] = max(b[0], v + (op == ">"))
+                if op == "!=":
+                    excluded.setdefault(counter, set()).add(v)
+    size = bounds["size"]
+    if run:
+        size[1] = min(size[1], n_ranks)
+    if distinct is not None:
+        size[1] = min(size[1], n_suits)
+    for name in ("wilds", "naturals"):
+        b = bounds[name]
+        b[0], b[1] = max(b[0], 0), min(b[1], size[1])
+    if bounds["wilds"][1] == 0 and bounds["naturals"][0] <= size[0]:
+        bounds["naturals"] = [0, size[1]]
+    if bounds["wilds"][1] <= 1:
+        apart = None
+    suits = bounds["suits"]
+    if distinct is not None or run:
+        suits[0], suits[1] = 1, n_suits
+    parts: dict[str, tuple[str, int | None]] = {
+        "shape": (shape.kind, None),
+        "size": (_range_text(size[0], size[1], big), None),
+    }
+    if ace is not None:
+        parts["ace"] = ({"either": "high or low"}.get(ace, ace), ace_at)
+    if distinct is not None:
+        parts["suits"] = ("distinct", distinct)
+    elif suits != [1, n_suits]:
+        parts["suits"] = (_range_text(suits[0], suits[1], n_suits, "suits"), source.get("suits"))
+    for name in ("wilds", "naturals"):
+        lo, hi = bounds[name]
+        if (lo, hi) != (0, size[1]):
+            text = "none" if name == "wilds" and hi == 0 else _range_text(lo, hi, size[1], name)
+            parts[name] = (text, source.get(name))
+    if apart is not None:
+        parts["wilds apart"] = ("yes", apart)
+    for name, values in sorted(excluded.items()):
+        parts[f"{name} not"] = (", ".join(str(v) for v in sorted(values)), source.get(name))
+    key = tuple(sorted((name, text) for name, (text, _) in parts.items()))
+    return ShapeForm(key, parts)
+
+
+def _range_text(lo: int, hi: int, top: int, name: str = "") -> str:
+    prefix = f"{name} " if name else ""
+    if lo == hi:
+        return f"{prefix}== {lo}" if name else str(lo)
+    if hi >= top:
+        return f"{prefix}>= {lo}" if name else f"{lo}+"
+    if name and lo == 0:
+        return f"{prefix}<= {hi}"
+    return f"{prefix}{lo}..{hi}" if name else f"{lo}..{hi}"
+
+
+# ================================================================ the rules diff
+
+
+class _Side:
+    """One ruleset seen by the diff: card names, value tables, provenance."""
+
+    def __init__(self, rs: Ruleset) -> None:
+        self.rs = rs
+        deck = rs.deck
+        self.cards = {deck.name(c): c for c in deck.all_codes()}
+        self.wilds = frozenset(deck.name(c) for c in rs.wild_cards if c in self.cards.values())
+        if deck.jokers:  # the matcher always takes a Joker as wild
+            self.wilds |= {deck.name(deck.joker_code)}
+
+    def where(self, path: Key) -> str:
+        return self.rs.where(*path)
+
+    def roles(self, table: str) -> dict[tuple[Any, ...], int] | None:
+        values = self.rs.meld_values.get(table)
+        if values is None:
+            return None
+        deck, kinds = self.rs.deck, self.rs.kinds
+        return {(kinds[ki].name, deck.name(card), wild, deck.ranks[rank].key, high): v
+                for (ki, card, wild, rank, high), v in values.items()}
+
+    def hand(self, table: str) -> dict[str, int]:
+        values = self.rs.hand_values[table]
+        return {name: values[code] for name, code in self.cards.items()}
+
+    def rule_of(self, table: str, card_name: str, role: CardRole) -> int | None:
+        t = self.rs.tables[table]
+        code = self.cards[card_name]
+        for i, rule in enumerate(t.rules):
+            if eval_pred(rule.pred, self.rs.deck, code, role):
+                return i
+        return None
+
+    def rule_text(self, table: str, index: int | None) -> tuple[str, str]:
+        """The text of a table line, and its ``file:line`` (exact for ``|`` blocks)."""
+        base = self.where(("values", table))
+        if index is None:
+            return "", base
+        rule = self.rs.tables[table].rules[index]
+        text = str(self.rs.settings["values"][table])
+        rows = text.split("\n")
+        row = rows[rule.where.line - 1] if rule.where.line <= len(rows) else ""
+        piece = row[rule.where.column - 1 : rule.where.column - 1 + rule.where.length].strip()
+        m = re.fullmatch(r"(.*):(\d+)", base)
+        if m and len(rows) > 1:
+            base = f"{m.group(1)}:{int(m.group(2)) + rule.where.line}"
+        return piece, base
+
+
+def diff_rules(a: Ruleset, b: Ruleset) -> RulesDiff:
+    """Every rule that differs between two resolved rulesets, by meaning.
+
+    >>> from loba_dsl.ruleset import load_ruleset
+    >>> d = diff_rules(load_ruleset("menos"), load_ruleset("uruguay"))
+    >>> [c.path for c in d.changes]
+    ['wilds.cards', 'values.penalty']
+    """
+    return _RulesDiffer(a, b).run()
+
+
+class _RulesDiffer:
+    def __init__(self, a: Ruleset, b: Ruleset) -> None:
+        self.a, self.b = _Side(a), _Side(b)
+        self.out: list[Change] = []
+        self.labels_a, self.labels_b, self.renamed = self._table_labels()
+
+    def run(self) -> RulesDiff:
+        sa, sb = self.a.rs.settings, self.b.rs.settings
+        for key in sorted(set(sa) | set(sb)):
+            if key in _IGNORED or key not in AREA_OF:
+                continue
+            self.walk((key,), sa.get(key), sb.get(key))
+        order = {area: i for i, area in enumerate(AREAS)}
+        changes = sorted(self.out, key=lambda c: (order[c.area], _key_order(c.key)))
+        return RulesDiff(_label(self.a.rs, self.b.rs), _label(self.b.rs, self.a.rs), tuple(changes))
+
+    # -- generic settings
+    def walk(self, path: Key, x: Any, y: Any) -> None:
+        special = {
+            ("deck", "ranks"): self.ranks,
+            ("wilds",): self.wilds,
+            ("melds",): self.melds,
+            ("values",): self.values,
+            ("scoring", "round"): self.formula,
+            ("match", "instant_win"): self.formula,
+            ("scoring", "meld_points"): self.table_ref,
+            ("requirements", "opening", "table"): self.table_ref,
+            ("requirements", "contracts", "rounds"): self.contracts,
+        }.get(path)
+        if special is not None:
+            special(path, x, y)
+            return
+        if path[-1] in _PROSE and len(path) > 1:
+            return
+        if isinstance(x, dict) and isinstance(y, dict):
+            for k in _union(x, y):
+                self.walk((*path, k), x.get(k), y.get(k))
+            return
+        if _norm(path, x) != _norm(path, y):
+            self.add(path, x, y)
+
+    def add(self, path: Key, x: Any, y: Any, *, left: str | None = None, right: str | None = None,
+            summary: str | None = None, details: Iterable[Detail] = (),
+            where: tuple[str, str] | None = None) -> None:
+        kind: ChangeKind = "added" if x is None else "removed" if y is None else "changed"
+        lt = left if left is not None else None if x is None else _show(x)
+        rt = right if right is not None else None if y is None else _show(y)
+        lw, rw = where or (self.a.where(path), self.b.where(path))
+        name = ".".join(str(p) for p in path)
+        if summary is None:
+            summary = f"{name}: {lt or '—'} → {rt or '—'}"
+        self.out.append(Change(path, AREA_OF[str(path[0])], kind, lt, rt, lw, rw, summary, tuple(details)))
+
+    # -- deck ranks: keyed by rank key, plus their order
+    def ranks(self, path: Key, x: Any, y: Any) -> None:
+        ka = [r["key"] for r in x or []]
+        kb = [r["key"] for r in y or []]
+        if ka != kb:
+            self.add((*path, "order"), " ".join(ka), " ".join(kb), where=(self.a.where(path), self.b.where(path)))
+        ia, ib = {k: i for i, k in enumerate(ka)}, {k: i for i, k in enumerate(kb)}
+        for k in [*ka, *[k for k in kb if k not in ia]]:
+            ra = x[ia[k]] if k in ia else None
+            rb = y[ib[k]] if k in ib else None
+            na, nb = _norm(path, ra), _norm(path, rb)
+            if na != nb:
+                wa = self.a.where((*path, ia[k])) if k in ia else "—"
+                wb = self.b.where((*path, ib[k])) if k in ib else "—"
+                self.add((*path, k), ra, rb, where=(wa, wb))
+
+    # -- wild cards: the set of cards that may be wild
+    def wilds(self, path: Key, x: Any, y: Any) -> None:
+        wa, wb = self.a.wilds, self.b.wilds
+        names = _card_order(self.a, self.b)
+        has_rank = [n for n in wa | wb if n not in (self.a.rs.deck.joker_symbol, self.b.rs.deck.joker_symbol)]
+        nat_a, nat_b = self.a.rs.natural_too, self.b.rs.natural_too
+        details = []
+        gained = [n for n in names if n in wb and n not in wa]
+        lost = [n for n in names if n in wa and n not in wb]
+
+        def state(side: _Side, n: str, wild: frozenset[str], natural_too: bool) -> str:
+            if n not in side.cards:
+                return "not in the deck"
+            if n not in wild:
+                return "natural"
+            return "wild or natural" if natural_too and n != side.rs.deck.joker_symbol else "wild"
+
+        for group, _ in _groups([(n, (state(self.a, n, wa, nat_a), state(self.b, n, wb, nat_b)))
+                                 for n in [*gained, *lost]], self.a, self.b):
+            n0 = group[0]
+            details.append(Detail(_cards_text(group, self.a, self.b), state(self.a, n0, wa, nat_a),
+                                  state(self.b, n0, wb, nat_b), self.a.where((*path, "cards")),
+                                  self.b.where((*path, "cards")), tuple(group)))
+        xa, xb = (x or {}).get("cards"), (y or {}).get("cards")
+        if gained or lost:
+            parts = []
+            if gained:
+                parts.append(f"{_cards_text(gained, self.a, self.b)} become wild")
+            if lost:
+                parts.append(f"{_cards_text(lost, self.a, self.b)} no longer wild")
+            self.add((*path, "cards"), xa, xb, left=_show(xa) if xa else "none", right=_show(xb) if xb else "none",
+                     summary="; ".join(parts), details=details)
+        if nat_a != nat_b and any(n in wa and n in wb for n in has_rank):
+            both = [n for n in names if n in wa and n in wb and n in has_rank]
+            self.add((*path, "natural_too"), nat_a, nat_b,
+                     summary=f"a wild {_cards_text(both, self.a, self.b)} "
+                             f"{'may no longer' if nat_a else 'may now'} stand as itself")
+
+    # -- meld kinds: canonical shapes
+    def melds(self, path: Key, x: Any, y: Any) -> None:
+        da = self.a.rs.deck
+        db = self.b.rs.deck
+        kinds_a = {k.name: k for k in self.a.rs.kinds}
+        kinds_b = {k.name: k for k in self.b.rs.kinds}
+        for name in _union(kinds_a, kinds_b):
+            ka, kb = kinds_a.get(name), kinds_b.get(name)
+            p = (*path, name, "shape")
+            if ka is None or kb is None:
+                self.add((*path, name), ka and ka.text, kb and kb.text,
+                         summary=f"meld kind {name} {'added' if ka is None else 'removed'}",
+                         where=(ka.where if ka else self.a.where((*path, name)),
+                                kb.where if kb else self.b.where((*path, name))))
+                continue
+            fa = canonical_shape(ka.shape, da.n_ranks, da.n_suits)
+            fb = canonical_shape(kb.shape, db.n_ranks, db.n_suits)
+            if fa.key == fb.key:
+                continue
+            details = []
+            for part in _union(fa.parts, fb.parts):
+                ta, ca = fa.parts.get(part, ("any", None))
+                tb, cb = fb.parts.get(part, ("any", None))
+                if ta != tb:
+                    details.append(Detail(part, ta, tb, ka.clause_where[ca] if ca is not None else ka.where,
+                                          kb.clause_where[cb] if cb is not None else kb.where))
+            shown = ", ".join(f"{d.subject} {d.left} → {d.right}" for d in details)
+            self.add(p, ka.text, kb.text, summary=f"{name}: {shown}", details=details, where=(ka.where, kb.where))
+
+    # -- value tables: by their values
+    def _table_labels(self) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+        ta, tb = self.a.rs.tables, self.b.rs.tables
+        labels_a = {t: t for t in ta}
+        labels_b = {t: t for t in tb}
+        renamed: dict[str, str] = {}
+        only_a = [t for t in ta if t not in tb]
+        for u in [t for t in tb if t not in ta]:
+            for t in only_a:
+                if t not in renamed and not self._table_details(t, u):
+                    renamed[t] = u
+                    labels_b[u] = t
+                    break
+        return labels_a, labels_b, renamed
+
+    def _table_details(self, t: str, u: str) -> list[Detail]:
+        """The cards (and roles) whose values differ between table ``t`` of a and ``u`` of b."""
+        ha, hb = self.a.hand(t), self.b.hand(u)
+        rows = [(n, (ha[n], hb[n])) for n in _card_order(self.a, self.b) if n in ha and n in hb and ha[n] != hb[n]]
+        out = []
+        for group, (va, vb) in _groups(rows, self.a, self.b):
+            la, wa = self.a.rule_text(t, self.a.rule_of(t, group[0], CardRole()))
+            lb, wb = self.b.rule_text(u, self.b.rule_of(u, group[0], CardRole()))
+            out.append(Detail(f"{_cards_text(group, self.a, self.b)} in hand", f"{va} ({la})", f"{vb} ({lb})",
+                              wa, wb, tuple(group)))
+        ra, rb = self.a.roles(t), self.b.roles(u)
+        if ra is not None and rb is not None:
+            by_role: dict[tuple[Any, ...], list[tuple[str, tuple[int, int]]]] = {}
+            for key in sorted(set(ra) & set(rb), key=_k):
+                if ra[key] != rb[key]:
+                    kind, card, wild, stands, high = key
+                    role = (kind, wild, stands if wild else "", high)
+                    by_role.setdefault(role, []).append((card, (ra[key], rb[key])))
+            for (kind, wild, stands, high), rows2 in by_role.items():
+                how = f"wild as {stands}{' high' if high else ''}" if wild else f"natural{' high' if high else ''}"
+                for group, (va, vb) in _groups(rows2, self.a, self.b):
+                    out.append(Detail(f"{_cards_text(group, self.a, self.b)} {how} in {kind}", str(va), str(vb),
+                                      self.a.where(("values", t)), self.b.where(("values", u)), tuple(group)))
+        return out
+
+    def values(self, path: Key, x: Any, y: Any) -> None:
+        ta, tb = self.a.rs.tables, self.b.rs.tables
+        for name in _union(ta, tb):
+            p = (*path, name)
+            if name in ta and name in tb:
+                details = self._table_details(name, name)
+                if details:
+                    n = sum(len(d.cards) for d in details if d.subject.endswith("in hand"))
+                    head = "; ".join(f"{d.subject.removesuffix(' in hand')} {d.left.split()[0]} → "
+                                     f"{d.right.split()[0]}" for d in details[:3])
+                    more = f" (+{len(details) - 3} more)" if len(details) > 3 else ""
+                    summary = f"{name}: {head}{more}" if n or len(details) <= 3 else f"{name}: {len(details)} values"
+                    self.add(p, x[name], y[name], left=_table_text(x[name]), right=_table_text(y[name]),
+                             summary=summary, details=details)
+            elif name in ta and name not in self.renamed:
+                self.add(p, x[name], None, left=_table_text(x[name]), summary=f"table {name} removed")
+            elif name in tb and name not in self.labels_b.values() - {name} and self.labels_b[name] == name:
+                self.add(p, None, y[name], right=_table_text(y[name]), summary=f"table {name} added")
+
+    def table_ref(self, path: Key, x: Any, y: Any) -> None:
+        la = None if x is None else self.labels_a.get(x, x)
+        lb = None if y is None else self.labels_b.get(y, y)
+        if la != lb:
+            self.add(path, x, y)
+
+    # -- formulas: canonical forms
+    def formula(self, path: Key, x: Any, y: Any) -> None:
+        fa = self.a.rs.round_formula if path[-1] == "round" else self.a.rs.instant_win
+        fb = self.b.rs.round_formula if path[-1] == "round" else self.b.rs.instant_win
+        ca = None if fa is None else canonical(fa, self.labels_a)
+        cb = None if fb is None else canonical(fb, self.labels_b)
+        if ca != cb:
+            label = "round formula" if path[-1] == "round" else "instant win"
+            self.add(path, x, y, summary=f"{label} {'changed' if x and y else 'added' if y else 'removed'}")
+
+    def contracts(self, path: Key, x: Any, y: Any) -> None:
+        ca = self.a.rs.contracts.rounds if self.a.rs.contracts else ()
+        cb = self.b.rs.contracts.rounds if self.b.rs.contracts else ()
+        xs, ys = list(x or []), list(y or [])
+        for i in range(max(len(ca), len(cb))):
+            wa = _contract_key(ca[i]) if i < len(ca) else None
+            wb = _contract_key(cb[i]) if i < len(cb) else None
+            if wa != wb:
+                self.add((*path, i), xs[i] if i < len(xs) else None, ys[i] if i < len(ys) else None,
+                         summary=f"round {i + 1}'s contract: {xs[i] if i < len(xs) else '—'} → "
+                                 f"{ys[i] if i < len(ys) else '—'}")
+
+
+def _contract_key(c: A.Contract) -> tuple[tuple[str, int], ...]:
+    counts: dict[str, int] = {}
+    for t in c.terms:
+        counts[t.kind.text] = counts.get(t.kind.text, 0) + t.count
+    return tuple(sorted(counts.items()))
+
+
+def _label(rs: Ruleset, other: Ruleset) -> str:
+    return rs.name if rs.name != other.name else rs.source
+
+
+def _union(x: Mapping[Any, Any], y: Mapping[Any, Any]) -> list[Any]:
+    return [*x, *[k for k in y if k not in x]]
+
+
+def _key_order(key: Key) -> tuple[str, ...]:
+    return tuple(str(k) for k in key)
+
+
+def _norm(path: Key, v: Any) -> Any:
+    """A value with meaningless order removed (mappings, spelling lists), hashable."""
+    if isinstance(v, dict):
+        return tuple(sorted((k, _norm((*path, k), x)) for k, x in v.items() if k not in _PROSE))
+    if isinstance(v, list):
+        items = tuple(_norm(path, x) for x in v)
+        return tuple(sorted(items, key=_k)) if path[-1] in _UNORDERED or len(path) >= 2 and path[-2] == "lang" \
+            else items
+    return v
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {_show(x)}" for k, x in v.items() if k not in _PROSE)
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    return " ".join(str(v).split())
+
+
+def _table_text(text: Any) -> str:
+    rows = [r.split("#", 1)[0].strip() for r in str(text).replace(";", "\n").split("\n")]
+    return "; ".join(r for r in rows if r)
+
+
+def _card_order(a: _Side, b: _Side) -> list[str]:
+    return [*a.cards, *[n for n in b.cards if n not in a.cards]]
+
+
+def _rank_suit(name: str, a: _Side, b: _Side) -> tuple[str, str] | None:
+    for side in (a, b):
+        code = side.cards.get(name)
+        if code is not None and code != side.rs.deck.joker_code:
+            deck = side.rs.deck
+            return deck.ranks[deck.rank_of(code)].key, deck.suits[deck.suit_of(code)].key
+    return None
+
+
+def _groups(rows: Sequence[tuple[str, Any]], a: _Side, b: _Side) -> list[tuple[list[str], Any]]:
+    """Cards with the same value pair together, in card order."""
+    out: dict[Any, list[str]] = {}
+    for name, value in rows:
+        out.setdefault(value, []).append(name)
+    return [(names, value) for value, names in out.items()]
+
+
+def _cards_text(names: Sequence[str], a: _Side, b: _Side) -> str:
+    """Card names, with every suit of a rank written ``any 2``."""
+    suits_of: dict[str, set[str]] = {}
+    for side in (a, b):
+        for n in side.cards:
+            rs = _rank_suit(n, a, b)
+            if rs is not None:
+                suits_of.setdefault(rs[0], set()).add(n)
+    chosen = set(names)
+    parts: list[str] = []
+    done: set[str] = set()
+    for n in names:
+        rs = _rank_suit(n, a, b)
+        if n in done:
+            continue
+        if rs is not None and len(suits_of[rs[0]]) > 1 and suits_of[rs[0]] <= chosen:
+            parts.append(f"any {rs[0]}")
+            done |= suits_of[rs[0]]
+        else:
+            parts.append(n)
+            done.add(n)
+    return " ".join(parts) if len(parts) <= 8 else f"{' '.join(parts[:8])} … ({len(chosen)} cards)"
+
+
+# ================================================================ the report
+
+
+class PlayStats(Protocol):
+    """The hook for play statistics (issue 5 §3): deals hands under both rulesets and compares them.
+
+    It returns a JSON-ready mapping; ``metrics`` (if present) is a list of
+    ``{"name", "left", "right", "difference", "stderr"}`` rows, rendered as a table.
+    """
+
+    def __call__(self, a: Ruleset, b: Ruleset) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class DiffReport:
+    """The rules diff, its witnesses and (later) play statistics, as text or JSON."""
+
+    rules: RulesDiff
+    witnesses: tuple[Witness, ...] = ()
+    stats: Mapping[str, Any] | None = None
+    searched: Mapping[str, int] = field(default_factory=dict)
+    """How many examples each witness search tried."""
+
+    @property
+    def same(self) -> bool:
+        return self.rules.same
+
+    def witnesses_for(self, *key: str | int) -> list[Witness]:
+        return [w for w in self.witnesses if key in w.changes]
+
+    def to_dict(self) -> dict[str, Any]:
+        areas = self.rules.by_area()
+        return {
+            "left": self.rules.left,
+            "right": self.rules.right,
+            "same": self.same,
+            "areas": {area: {"headline": _headline(areas[area]), "changes": [c.to_dict() for c in areas[area]]}
+                      for area in AREAS if area in areas},
+            "witnesses": [w.to_dict() for w in self.witnesses],
+            "searched": dict(self.searched),
+            "stats": dict(self.stats) if self.stats is not None else None,
+        }
+
+    def to_text(self) -> str:
+        r = self.rules
+        if self.same:
+            return f"{r.left} and {r.right} have the same rules."
+        areas = self.rules.by_area()
+        n = len(r.changes)
+        lines = [f"{r.left} → {r.right}: {n} difference{'s' * (n != 1)} in {', '.join(areas)}", ""]
+        width = max(len(a) for a in areas)
+        for area in AREAS:
+            if area in areas:
+                lines.append(f"  {area:<{width}}  {_headline(areas[area])}")
+        lines += ["", "Details"]
+        for area in AREAS:
+            for c in areas.get(area, []):
+                lines.append(f"  {c.path} ({c.kind}): {c.left or '—'} → {c.right or '—'}")
+                lines.append(f"      {r.left}: {c.left_where or '—'}   {r.right}: {c.right_where or '—'}")
+                for d in c.details[:12]:
+                    lines.append(f"      {d.subject}: {d.left} → {d.right}" + _wheres(d))
+                if len(c.details) > 12:
+                    lines.append(f"      … {len(c.details) - 12} more")
+        if self.witnesses:
+            lines += ["", "Witnesses"]
+            shown: set[int] = set()
+            for c in r.changes:
+                ws = [w for w in self.witnesses if c.key in w.changes]
+                if not ws:
+                    continue
+                lines.append(f"  {c.path}")
+                for w in ws:
+                    mark = "" if id(w) not in shown else " (as above)"
+                    shown.add(id(w))
+                    lines.append(f"    {w.text(r.left, r.right)}{mark}")
+            silent = [c.path for c in r.changes if not any(c.key in w.changes for w in self.witnesses)]
+            if silent:
+                lines.append(f"  no example (not played by the engine, or none within the search bound): "
+                             f"{', '.join(silent)}")
+        if self.stats is not None:
+            lines += ["", "Play statistics", *_stats_lines(self.stats, r.left, r.right)]
+        return "\n".join(lines)
+
+
+def _wheres(d: Detail) -> str:
+    if not d.left_where and not d.right_where:
+        return ""
+    return f"   [{d.left_where or '—'} | {d.right_where or '—'}]"
+
+
+def _headline(changes: Sequence[Change]) -> str:
+    parts = [c.summary for c in changes[:3]]
+    more = f" (+{len(changes) - 3} more)" if len(changes) > 3 else ""
+    return "; ".join(parts) + more
+
+
+def _stats_lines(stats: Mapping[str, Any], left: str, right: str) -> list[str]:
+    metrics = stats.get("metrics")
+    lines = [f"  {k}: {v}" for k, v in stats.items() if k != "metrics"]
+    if isinstance(metrics, list):
+        lines.append(f"  {'':<40} {left:>12} {right:>12} {'difference':>16}")
+        for m in metrics:
+            err = m.get("stderr")
+            diff_text = f"{m.get('difference', '')}" + (f" ± {err}" if err is not None else "")
+            lines.append(f"  {m.get('name', ''):<40} {m.get('left', ''):>12} {m.get('right', ''):>12} "
+                         f"{diff_text:>16}")
+    return lines
+
+
+def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget | None = None) -> list[Witness]:
+    """The smallest examples that behave differently, per change (see :mod:`loba_dsl.witness`)."""
+    from loba_dsl.witness import find_witnesses as search
+
+    return search(a, b, rules, budget=budget)
+
+
+def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: Budget | None = None,
+         stats: PlayStats | None = None) -> DiffReport:
+    """Compare two rulesets (objects, shipped names or file paths): rules, witnesses, statistics.
+
+    >>> report = diff("menos", "menos")
+    >>> report.same, report.to_text()
+    (True, 'menos and menos have the same rules.')
+    """
+    from loba_dsl.ruleset import load_ruleset
+    from loba_dsl.witness import search_counts
+
+    ra = load_ruleset(a) if isinstance(a, str) else a
+    rb = load_ruleset(b) if isinstance(b, str) else b
+    rules = diff_rules(ra, rb)
+    found: list[Witness] = []
+    counts: dict[str, int] = {}
+    if witnesses and not rules.same:
+        with search_counts() as counts:
+            found = find_witnesses(ra, rb, rules, budget=budget)
+    return DiffReport(rules, tuple(found), dict(stats(ra, rb)) if stats is not None else None, dict(counts))
