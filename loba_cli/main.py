@@ -260,6 +260,79 @@ def match(
     _emit(_dumps(result.to_dict()) if as_json else match_text(result))
 
 
+# ---------------------------------------------------------------- arrange
+
+
+@app.command()
+def arrange(
+    cards: Annotated[
+        str | None, typer.Argument(help="The hand, e.g. \"A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠\"; '-' reads one per line.")
+    ] = None,
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+    file: Annotated[
+        str | None, typer.Option("--file", "-f", help="One hand per line of this file ('-': stdin).")
+    ] = None,
+    discard: Annotated[
+        bool, typer.Option("--discard", help="The hand has just drawn: choose the best discard first (exact).")
+    ] = False,
+) -> None:
+    """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out."""
+    if file is not None and cards is not None and cards != "-":
+        _fail("error: give the cards or --file, not both")
+    if file is None and cards in (None, "-"):
+        if cards is None:
+            _fail("error: give the hand to arrange, or --file")
+        file = "-"
+    rs = _guard(lambda: _load(ruleset))
+    solver = _guard(lambda: _solver(rs))
+    if file is None:
+        assert cards is not None
+        _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1)))
+        return
+    worst = 0
+    source = "<stdin>" if file == "-" else file
+    from loba_dsl.errors import LobaError
+
+    for number, line in enumerate(_lines(file), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            _emit(_arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number))
+        except LobaError as e:
+            worst = 2
+            sys.stderr.write(e.render() + "\n")
+    raise typer.Exit(worst)
+
+
+def _solver(rs: Any) -> Any:
+    from loba_dsl.solver import Solver
+
+    return Solver(rs)
+
+
+def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
+                 line: int) -> str:
+    from loba_dsl.errors import InputError
+    from loba_dsl.notation import check_copies
+    from loba_dsl.render import arrangement_dict, arrangement_text
+
+    parsed = rs.notation(lang).parse(text, source=source, first_line=line)
+    check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
+    if not parsed.cards:
+        raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
+    dropped = None
+    if discard:
+        dropped, arrangement = solver.best_discard(parsed.cards)
+    else:
+        arrangement = solver.arrange(parsed.cards)
+    going_out = solver.can_go_out(parsed.cards).possible
+    if as_json:
+        return _dumps(arrangement_dict(arrangement, rs, discard=dropped, can_go_out=going_out))
+    return str(arrangement_text(arrangement, rs, discard=dropped, can_go_out=going_out))
+
+
 # ---------------------------------------------------------------- rulesets, show, validate
 
 

@@ -194,16 +194,28 @@ class Matcher:
         best_key: tuple[int, int, int, int, int] | None = None
         per_kind: dict[int, list[Failure]] = {}
         scored = self.values is not None
-        for extra in range(len(ambiguous) + 1):
-            for chosen in itertools.combinations(ambiguous, extra) if ambiguous else ((),):
-                if chosen or ambiguous:
-                    wild_idx = sorted((*forced, *chosen))
-                    nat_idx = [i for i in range(len(cards)) if i not in wild_idx]
+        for spec in specs:
+            # A card that may be wild can be natural here only beside the plain naturals:
+            # in their suit for a run, of their rank for a set.  The others must be wild.
+            can = ambiguous
+            if plain and ambiguous:
+                if spec.run:
+                    s0 = self.suit[cards[plain[0]]]
+                    can = [i for i in ambiguous if self.suit[cards[i]] == s0]
                 else:
-                    wild_idx, nat_idx = forced, plain
-                for spec in specs:
-                    if best is not None and not scored and spec.index > best.kind_index and (
-                            len(nat_idx) <= best.naturals):
+                    r0 = self.rank[cards[plain[0]]]
+                    can = [i for i in ambiguous if self.rank[cards[i]] == r0]
+            must = forced if len(can) == len(ambiguous) else sorted((*forced, *(i for i in ambiguous if i not in can)))
+            for extra in range(len(can) + 1):
+                found = False
+                for chosen in itertools.combinations(can, extra) if can else ((),):
+                    if chosen or len(must) != len(forced) or can:
+                        wild_idx = sorted((*must, *chosen))
+                        nat_idx = [i for i in range(len(cards)) if i not in wild_idx]
+                    else:
+                        wild_idx, nat_idx = forced, plain
+                    if best is not None and not scored and (len(nat_idx), -spec.index) < (
+                            best.naturals, -best.kind_index):
                         continue
                     fails, readings = (self._run if spec.run else self._set)(spec, cards, nat_idx, wild_idx, explain)
                     if fails:
@@ -211,6 +223,7 @@ class Matcher:
                         if prev is None or _badness(fails) < _badness(prev):
                             per_kind[spec.index] = fails
                         continue
+                    found = True
                     if best is None and len(readings) == 1:
                         best = readings[0]
                         continue
@@ -220,8 +233,8 @@ class Matcher:
                         key = r.sort_key()
                         if best_key is None or key < best_key:
                             best, best_key = r, key
-            if best is not None and not scored:
-                break  # more wilds only means fewer naturals
+                if found and not scored:
+                    break  # more wilds only means fewer naturals
         if best is not None:
             return Outcome(best, ())
         failures = tuple(f for i in sorted(per_kind) for f in per_kind[i])

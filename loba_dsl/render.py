@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from loba_dsl.check import CheckResult
+    from loba_dsl.deck import Card
     from loba_dsl.matches import MatchResult
     from loba_dsl.requirements import Verdict
     from loba_dsl.ruleset import Ruleset
     from loba_dsl.scoring import RoundScore
+    from loba_dsl.solver import Arrangement
 
 
 def check_text(result: CheckResult) -> str:
@@ -156,3 +158,49 @@ def verdict_text(verdict: Verdict, ruleset: Ruleset) -> str:
         value = f" = {m.value}" if m.value is not None else ""
         lines.append(f"  {shown}: {kinds}{value}")
     return "\n".join(lines)
+
+
+def arrangement_text(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None = None,
+                     can_go_out: bool | None = None) -> str:
+    """The melds (with what each wild stands for), the cards left, their value and the round score."""
+    names = ruleset.deck.names
+    lines = [f"{' '.join(names[c] for c in arr.cards)} under {ruleset.name}"]
+    if discard is not None:
+        lines.append(f"  discard: {names[discard]}")
+    for m in arr.melds:
+        r = m.reading
+        shown = " ".join(names[c] for c in r.stands)
+        wilds = [f"{names[m.cards[r.order[q]]]}→{names[r.stands[q]]}" for q in range(len(r.stands)) if r.wild[q]]
+        extra = f"  ({', '.join(wilds)})" if wilds else ""
+        points = f" = {r.points}" if r.points is not None else ""
+        lines.append(f"  {r.kind}: {shown}{points}{extra}")
+    left = " ".join(names[c] for c in arr.left) or "nothing"
+    value = f" (worth {arr.left_value})" if arr.left_value is not None else ""
+    lines.append(f"  left: {left}{value}")
+    lines.append(f"  score if the round ended now: {arr.score}")
+    if can_go_out is not None:
+        lines.append(f"  can go out: {'yes' if can_go_out else 'no'}")
+    return "\n".join(lines)
+
+
+def arrangement_dict(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None = None,
+                     can_go_out: bool | None = None) -> dict[str, object]:
+    names = ruleset.deck.names
+    out: dict[str, object] = {
+        "ruleset": ruleset.name,
+        "cards": [names[c] for c in arr.cards],
+        "melds": [
+            {"kind": m.reading.kind, "cards": [names[c] for c in m.cards],
+             "reading": [names[c] for c in m.reading.stands], "points": m.reading.points,
+             "wilds": [{"card": names[m.cards[m.reading.order[q]]], "stands_for": names[m.reading.stands[q]]}
+                       for q in range(len(m.reading.stands)) if m.reading.wild[q]]}
+            for m in arr.melds
+        ],
+        "left": [names[c] for c in arr.left],
+        "left_value": arr.left_value,
+        "score": arr.score,
+        "can_go_out": can_go_out,
+    }
+    if discard is not None:
+        out["discard"] = names[discard]
+    return out

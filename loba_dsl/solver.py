@@ -95,9 +95,34 @@ class Solver:
         self.sign = self.objective.sign
         self.left_utility, self.meld_terms = self._terms()
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
+        self._gain_values: dict[Multiset, int | None] = {}
+        self._wild_class = self._wild_classes()
         self._wild_limit = {k.index: _wild_limit(k) for k in self.specs}
+        self._suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
+        self._run_windows: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
+        for k in self.specs:
+            if k.run:
+                found = {}
+                for positions in _all_windows(k, deck.n_ranks, deck.ace):
+                    ranks = tuple(_rank_at(p, k, deck.n_ranks, deck.ace) for p in positions)
+                    found[ranks] = (len(ranks), ranks, sum(1 << r for r in set(ranks)))
+                self._run_windows[k.index] = sorted(found.values(), key=lambda w: w[0])
 
     # ------------------------------------------------------------ objective pieces
+
+    def _wild_classes(self) -> dict[Card, Card]:
+        """Wild-capable cards grouped by how they count in hand and as a wild in every meld role."""
+        deck = self.deck
+        tables = {self.rs.meld_points} | {t for _, t, _ in self.meld_terms if t is not None}
+        per_table = [self.rs.meld_values.get(t, {}) for t in sorted(t for t in tables if t is not None)]
+        classes: dict[tuple[Any, ...], Card] = {}
+        out: dict[Card, Card] = {}
+        for c in sorted((c for c in range(deck.n_codes) if self.wild_capable[c]), key=self.order.__getitem__):
+            signature = (self.left_utility[c], tuple(
+                tuple(sorted((k[0], k[3], k[4], v) for k, v in values.items() if k[1] == c and k[2]))
+                for values in per_table))
+            out[c] = classes.setdefault(signature, c)
+        return out
 
     def _terms(self) -> tuple[tuple[int, ...], list[tuple[int, str | None, Callable[[Any], bool] | None]]]:
         """Per card left, its utility; per meld, the (coefficient, table, filter) terms."""
@@ -125,6 +150,8 @@ class Solver:
         if cached is not False:
             return cached  # type: ignore[return-value]
         best = self.matcher.match(meld, reasons=False).best
+        if best is not None and tuple(sorted(best.order)) != tuple(range(len(meld))):
+            raise AssertionError("a reading covers every card")  # pragma: no cover
         result: tuple[int, Reading] | None = None
         if best is not None:
             value = 0
@@ -143,6 +170,39 @@ class Solver:
             result = (utility, best)
         self._gains[meld] = result
         return result
+
+    def gain_value(self, meld: Multiset) -> int | None:
+        """Just the gain, cached under a canonical form of the meld.
+
+        A card that can only be wild in this meld (it matches neither the
+        suit nor the rank of the meld's plain naturals) is interchangeable
+        with any other card that behaves the same as a wild and in hand
+        (same class): the meld is looked up with the class's first card.
+        """
+        key = self._canonical(meld)
+        if key in self._gain_values:
+            return self._gain_values[key]
+        g = self.gain(key)
+        value = None if g is None else g[0]
+        self._gain_values[key] = value
+        return value
+
+    def _canonical(self, meld: Multiset) -> Multiset:
+        wild_class = self._wild_class
+        if not any(c in wild_class for c in meld):
+            return meld
+        deck = self.deck
+        plain = [c for c in meld if not self.wild_capable[c]]
+        if not plain:
+            return meld
+        suit, rank = deck.suit_of(plain[0]), deck.rank_of(plain[0])
+        out = []
+        for c in meld:
+            rep = wild_class.get(c)
+            if rep is not None and c != deck.joker_code and (deck.suit_of(c) == suit or deck.rank_of(c) == rank):
+                rep = None  # it might be natural here
+            out.append(rep if rep is not None else c)
+        return self._sorted(out)
 
     def _table_points(self, table: str, meld: Multiset, best: Reading) -> int:
         if table == self.rs.meld_points and best.points is not None:
@@ -164,14 +224,16 @@ class Solver:
         return self._build(hand, hand.full)
 
     def _gain_or_none(self, meld: Multiset) -> int | None:
-        g = self.gain(meld)
-        return None if g is None else g[0]
+        return self.gain_value(meld)
 
-    def _build(self, hand: _Hand, key: int) -> Arrangement:
+    def _build(self, hand: _Hand, key: int, dropped: Card | None = None) -> Arrangement:
+        """The arrangement the search chose for the free cards ``key`` (and the dead cards)."""
         from loba_dsl.scoring import score_player
 
         melds: list[PlacedMeld] = []
-        left: list[Card] = []
+        left: list[Card] = list(hand.dead)
+        if dropped is not None and dropped in left:
+            left.remove(dropped)
         while key:
             i = hand.first(key)
             _, choice = hand.memo.get(key, (0, -1))
@@ -184,9 +246,12 @@ class Solver:
             assert g is not None
             melds.append(PlacedMeld(cand.cards, g[1], g[0]))
             key -= cand.delta
+        left = list(self._sorted(left))
         scored = score_player(self.rs, melds=[m.cards for m in melds], hand=left, players=self.players)
-        cards = tuple(c for c, n in zip(hand.codes, hand.counts, strict=True) for _ in range(n))
-        return Arrangement(cards, tuple(melds), tuple(left), scored.hand_value, scored.score, not left)
+        cards = list(hand.cards)
+        if dropped is not None:
+            cards.remove(dropped)
+        return Arrangement(tuple(cards), tuple(melds), tuple(left), scored.hand_value, scored.score, not left)
 
     # ------------------------------------------------------------ candidate melds of a hand
 
@@ -233,29 +298,31 @@ class Solver:
 
     def _runs(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]]) -> Iterator[Multiset]:
         deck = self.deck
-        R = deck.n_ranks
         n_wild = sum(n for _, n in pool)
         budget = 0 if k.no_wilds is not None else min(n_wild, self._wild_limit[k.index])
+        windows = self._run_windows[k.index]
         for suit in range(deck.n_suits):
-            present = [counts[deck.code(r, suit)] for r in range(R)]
-            if sum(1 for p in present if p) + budget < k.lo:
+            codes = self._suit_codes[suit]
+            present = 0
+            n_present = 0
+            for r, c in enumerate(codes):
+                if counts[c] > 0:
+                    present |= 1 << r
+                    n_present += 1
+            if n_present == 0 or n_present + budget < k.lo:
                 continue
-            for positions in _all_windows(k, R, deck.ace):
-                codes = [deck.code(_rank_at(p, k, R, deck.ace), suit) for p in positions]
-                have = Counter[Card]()
-                gaps, options = [], []
-                for i, c in enumerate(codes):
-                    if counts[c] - have[c] > 0:
-                        options.append(i)
-                        have[c] += 1
-                    else:
-                        gaps.append(i)
-                if len(gaps) > budget or not options:
+            for size, ranks, mask in windows:
+                if size > n_present + budget:
+                    break
+                have = (mask & present).bit_count()
+                gaps = size - have
+                if gaps > budget or not have:
                     continue
-                for extra in range(min(budget - len(gaps), len(options) - 1) + 1):
-                    for to_wild in itertools.combinations(options, extra):
-                        naturals = [codes[i] for i in options if i not in to_wild]
-                        for wilds in _combos(pool, len(gaps) + extra, exclude=naturals):
+                options = [codes[r] for r in ranks if present >> r & 1]
+                for extra in range(min(budget - gaps, have - 1) + 1):
+                    for to_wild in itertools.combinations(range(have), extra):
+                        naturals = [c for i, c in enumerate(options) if i not in to_wild]
+                        for wilds in _combos(pool, gaps + extra, exclude=naturals):
                             yield (*naturals, *wilds)
 
     # ------------------------------------------------------------ going out, discards
@@ -267,7 +334,7 @@ class Solver:
         return best, self._build(hand, hand.full)
 
     def _count_if_legal(self, meld: Multiset) -> int | None:
-        return len(meld) if self.gain(meld) is not None else None
+        return len(meld) if self.gain_value(meld) is not None else None
 
     def can_go_out(self, cards: Sequence[Card]) -> GoingOut:
         """Can this hand go out under the ruleset's going-out rule (``turn.going_out``)?"""
@@ -278,23 +345,170 @@ class Solver:
             n = hand.solve(hand.full)
             if n == total or (rule == "one_card_left" and n >= total - 1):
                 return GoingOut(True, None, self._build(hand, hand.full))
-        for i, code in enumerate(hand.codes):
-            key = hand.full - (1 << (_BITS * i))
-            if hand.solve(key) == total - 1:
-                return GoingOut(True, code, self._build(hand, key))
+        if len(hand.dead) > 1:
+            return GoingOut(False, None, None)
+        for code in dict.fromkeys(hand.dead or hand.cards):
+            key = hand.without(code)
+            rest = hand.full if key is None else key
+            if hand.solve(rest) == total - 1:
+                return GoingOut(True, code, self._build(hand, rest, dropped=code))
         return GoingOut(False, None, None)
 
     def best_discard(self, cards: Sequence[Card]) -> tuple[Card, Arrangement]:
-        """For a hand that has just drawn: the discard after which the arrangement is best (exact)."""
+        """For a hand that has just drawn: the discard after which the arrangement is best (exact).
+
+        Every distinct discard is tried (never a greedy shortcut); ties go to the
+        first card in the solver's order.
+        """
         hand = _Hand(self, self._sorted(cards), self._gain_or_none)
-        best: tuple[int, int] | None = None
-        for i, code in enumerate(hand.codes):
-            value = hand.solve(hand.full - (1 << (_BITS * i))) - self.left_utility[code]
+        best: tuple[int, Card, int] | None = None
+        for code in dict.fromkeys(hand.cards):
+            key = hand.without(code)
+            rest = hand.full if key is None else key
+            value = hand.solve(rest) - self.left_utility[code]
             if best is None or value > best[0]:
-                best = (value, i)
+                best = (value, code, rest)
         assert best is not None
-        i = best[1]
-        return hand.codes[i], self._build(hand, hand.full - (1 << (_BITS * i)))
+        return best[1], self._build(hand, best[2], dropped=best[1])
+
+
+    # ------------------------------------------------------------ requirements
+
+    def best_opening(self, cards: Sequence[Card]) -> Arrangement | None:
+        """The best arrangement whose melds reach the opening minimum (``requirements.opening``), or ``None``.
+
+        Exact: the search carries the opening value reached so far (capped at
+        the minimum) as part of its state.
+        """
+        spec = self.rs.opening
+        if spec is None:
+            raise ValueError(f"{self.rs.name} has no opening minimum")
+        values = self.rs.hand_values[spec.table]
+        minimum = spec.minimum
+
+        def worth(meld: Multiset) -> int:
+            if spec.wild_value == "represented":
+                g = self.gain(meld)
+                assert g is not None
+                return sum(values[c] for c in g[1].stands)
+            return sum(values[c] for c in meld)
+
+        hand = _Hand(self, self._sorted(cards), self._gain_or_none)
+        worths = [worth(c.cards) for c in hand.cands]
+        memo: dict[tuple[int, int], tuple[float, int]] = {}
+
+        def solve(key: int, acc: int) -> float:
+            if acc >= minimum:
+                return hand.solve(key)
+            if not key:
+                return float("-inf")
+            hit = memo.get((key, acc))
+            if hit is not None:
+                return hit[0]
+            i = hand.first(key)
+            best = solve(key - (1 << (_BITS * i)), acc)
+            choice = -1
+            for j in hand.by_first[i]:
+                cand = hand.cands[j]
+                if ((key | hand.guard) - cand.delta) & hand.guard != hand.guard:
+                    continue
+                reached = worths[j] + acc if spec.scope == "first_turn" else max(acc, worths[j])
+                value = cand.gain + solve(key - cand.delta, min(reached, minimum))
+                if value > best:
+                    best, choice = value, j
+            memo[(key, acc)] = (best, choice)
+            return best
+
+        if solve(hand.full, 0) == float("-inf"):
+            return None
+        # Follow the choices: opening melds from this memo, the rest from the plain search.
+        melds: list[Multiset] = []
+        key, acc = hand.full, 0
+        while key and acc < minimum:
+            i = hand.first(key)
+            _, choice = memo[(key, acc)]
+            if choice < 0:
+                key -= 1 << (_BITS * i)
+                continue
+            cand = hand.cands[choice]
+            melds.append(cand.cards)
+            reached = worths[choice] + acc if spec.scope == "first_turn" else max(acc, worths[choice])
+            acc = min(reached, minimum)
+            key -= cand.delta
+        rest = self.arrange(_minus_all(hand.cards, melds))
+        chosen = [*melds, *(m.cards for m in rest.melds)]
+        return self._arrangement_of(hand.cards, chosen)
+
+    def contract(self, cards: Sequence[Card], round_number: int) -> Arrangement | None:
+        """Melds from ``cards`` that fulfil round ``round_number``'s contract exactly, or ``None``."""
+        spec = self.rs.contracts
+        if spec is None:
+            raise ValueError(f"{self.rs.name} has no contracts")
+        wanted: dict[str, int] = {}
+        for term in spec.rounds[round_number - 1].terms:
+            wanted[term.kind.text] = wanted.get(term.kind.text, 0) + term.count
+        kinds = sorted(wanted)
+        hand = _Hand(self, self._sorted(cards), self._count_if_legal)
+        legal = [tuple(k for k in kinds if self.matcher.match_kind(c.cards, k) is not None) for c in hand.cands]
+        memo: dict[tuple[int, tuple[int, ...]], tuple[int, str] | None] = {}
+
+        def solve(key: int, need: tuple[int, ...]) -> bool:
+            if not any(need):
+                return True
+            if not key:
+                return False
+            state = (key, need)
+            if state in memo:
+                return memo[state] is not None
+            i = hand.first(key)
+            found: tuple[int, str] | None = None
+            if solve(key - (1 << (_BITS * i)), need):
+                found = (-1, "")
+            else:
+                for j in hand.by_first[i]:
+                    cand = hand.cands[j]
+                    if ((key | hand.guard) - cand.delta) & hand.guard != hand.guard:
+                        continue
+                    for kind in legal[j]:
+                        n = kinds.index(kind)
+                        if need[n] and solve(key - cand.delta, (*need[:n], need[n] - 1, *need[n + 1:])):
+                            found = (j, kind)
+                            break
+                    if found:
+                        break
+            memo[state] = found
+            return found is not None
+
+        need = tuple(wanted[k] for k in kinds)
+        if not solve(hand.full, need):
+            return None
+        melds: list[Multiset] = []
+        key = hand.full
+        while any(need):
+            i = hand.first(key)
+            found = memo[(key, need)]
+            assert found is not None
+            j, kind = found
+            if j < 0:
+                key -= 1 << (_BITS * i)
+                continue
+            melds.append(hand.cands[j].cards)
+            n = kinds.index(kind)
+            need = (*need[:n], need[n] - 1, *need[n + 1:])
+            key -= hand.cands[j].delta
+        return self._arrangement_of(hand.cards, melds)
+
+    def _arrangement_of(self, cards: Multiset, melds: Sequence[Multiset]) -> Arrangement:
+        from loba_dsl.scoring import score_player
+
+        placed = []
+        for m in melds:
+            g = self.gain(m)
+            assert g is not None
+            placed.append(PlacedMeld(m, g[1], g[0]))
+        left = self._sorted(_minus_all(cards, melds))
+        scored = score_player(self.rs, melds=melds, hand=left, players=self.players)
+        return Arrangement(cards, tuple(placed), left, scored.hand_value, scored.score, not left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,17 +529,22 @@ class _Hand:
     def __init__(self, solver: Solver, cards: Multiset, gain: Callable[[Multiset], int | None]) -> None:
         self.cards = cards
         counts = Counter(cards)
-        self.codes = list(dict.fromkeys(cards))
-        self.counts = [counts[c] for c in self.codes]
-        index = {c: i for i, c in enumerate(self.codes)}
-        self.full = sum(n << (_BITS * i) for i, n in enumerate(self.counts))
-        self.guard = sum(_GUARD << (_BITS * i) for i in range(len(self.codes)))
-        cands: list[_Cand] = []
         raw = []
+        uses: Counter[Card] = Counter()
         for m in solver.hand_candidates(cards):
             g = gain(m)
             if g is not None and g > 0:
                 raw.append((m, g))
+                uses.update(set(m))
+        # Cards no meld can use are simply kept; the others are taken most constrained first.
+        self.dead = tuple(c for c in cards if not uses[c])
+        self.codes = sorted((c for c in counts if uses[c]), key=lambda c: (uses[c], solver.order[c]))
+        self.counts = [counts[c] for c in self.codes]
+        index = {c: i for i, c in enumerate(self.codes)}
+        self.index = index
+        self.full = sum(n << (_BITS * i) for i, n in enumerate(self.counts))
+        self.guard = sum(_GUARD << (_BITS * i) for i in range(len(self.codes)))
+        cands: list[_Cand] = []
         share = [0.0] * len(self.codes)
         for m, g in raw:
             per = g / len(m)
@@ -345,6 +564,11 @@ class _Hand:
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
         self.memo: dict[int, tuple[int, int]] = {}
+
+    def without(self, card: Card) -> int | None:
+        """The full key less one copy of ``card`` (``None`` if the card is dead: not in the key)."""
+        i = self.index.get(card)
+        return None if i is None else self.full - (1 << (_BITS * i))
 
     @staticmethod
     def first(key: int) -> int:
@@ -499,10 +723,11 @@ def _combos(pool: list[tuple[Card, int]], size: int, exclude: Sequence[Card] = (
     yield from rec(0, size)
 
 
-def _minus(free: Multiset, meld: Multiset, order: dict[Card, int]) -> Multiset:
-    out = list(free)
-    for c in meld:
-        out.remove(c)
+def _minus_all(cards: Multiset, melds: Sequence[Multiset]) -> Multiset:
+    out = list(cards)
+    for m in melds:
+        for c in m:
+            out.remove(c)
     return tuple(out)
 
 
