@@ -71,6 +71,8 @@ def objective(expr: A.Expr, better: str, facts: Mapping[str, int | bool]) -> Obj
     """The separable objective of a round formula under fixed round facts."""
     wrap: Callable[[int], int] | None = None
     body = expr
+    while isinstance(body, A.Cond):  # the round's facts pick a branch
+        body = body.then if _bool(body.test, facts) else body.otherwise
     if isinstance(body, A.Call) and body.name in ("max", "min") and len(body.args) == 2:
         values = [_lin(a.value, facts) for a in body.args]
         consts = [v for v in values if isinstance(v, Linear) and v.is_const]

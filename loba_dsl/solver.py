@@ -36,6 +36,9 @@ from loba_dsl.ruleset import Ruleset
 
 Multiset = tuple[Card, ...]
 
+_TIGHTEN_FROM = 200
+"""Hands with more candidate melds than this get a tighter bound (it costs time to compute)."""
+
 _BITS = 5
 """Bits per distinct card in a packed count vector: 4 for the count, 1 guard bit."""
 _MASK = 0b1111
@@ -236,7 +239,7 @@ class Solver:
             left.remove(dropped)
         while key:
             i = hand.first(key)
-            _, choice = hand.memo.get(key, (0, -1))
+            choice = hand.choice(key)
             if choice < 0:
                 left.append(hand.codes[i])
                 key -= 1 << (_BITS * i)
@@ -260,8 +263,19 @@ class Solver:
         counts = Counter(hand)
         pool = [(c, n) for c, n in sorted(counts.items(), key=lambda cn: self.order[cn[0]]) if self.wild_capable[c]]
         out: set[Multiset] = set()
+        pool_codes = {c for c, _ in pool}
+        memo: dict[tuple[int, Multiset], list[Multiset]] = {}
+
+        def combos(size: int, used: Sequence[Card]) -> list[Multiset]:
+            """Wild cards to add: every multiset of ``size`` from the pool, less copies already used."""
+            key = (size, tuple(sorted(c for c in used if c in pool_codes)))
+            found = memo.get(key)
+            if found is None:
+                found = memo[key] = list(_combos(pool, size, exclude=key[1]))
+            return found
+
         for k in self.specs:
-            gen = self._runs(k, counts, pool) if k.run else self._sets(k, counts, pool)
+            gen = self._runs(k, counts, pool, combos) if k.run else self._sets(k, counts, pool, combos)
             for m in gen:
                 out.add(self._sorted(m))
         wild_cards = sum(n for _, n in pool)
@@ -273,7 +287,8 @@ class Solver:
                     out.add(self._sorted(m))
         return sorted(out, key=lambda m: [self.order[c] for c in m])
 
-    def _sets(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]]) -> Iterator[Multiset]:
+    def _sets(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]],
+              combos: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
         deck = self.deck
         budget = 0 if k.no_wilds is not None else min(self._wild_limit[k.index], sum(n for _, n in pool))
         by_rank: dict[int, list[tuple[Card, int]]] = {}
@@ -293,10 +308,11 @@ class Solver:
                 for w in range(min(budget, k.hi - len(sub)) + 1):
                     if len(sub) + w < k.lo:
                         continue
-                    for wilds in _combos(pool, w, exclude=sub):
+                    for wilds in combos(w, sub):
                         yield (*sub, *wilds)
 
-    def _runs(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]]) -> Iterator[Multiset]:
+    def _runs(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]],
+              combos: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
         deck = self.deck
         n_wild = sum(n for _, n in pool)
         budget = 0 if k.no_wilds is not None else min(n_wild, self._wild_limit[k.index])
@@ -322,7 +338,7 @@ class Solver:
                 for extra in range(min(budget - gaps, have - 1) + 1):
                     for to_wild in itertools.combinations(range(have), extra):
                         naturals = [c for i, c in enumerate(options) if i not in to_wild]
-                        for wilds in _combos(pool, gaps + extra, exclude=naturals):
+                        for wilds in combos(gaps + extra, naturals):
                             yield (*naturals, *wilds)
 
     # ------------------------------------------------------------ going out, discards
@@ -551,6 +567,8 @@ class _Hand:
             for c in m:
                 if per > share[index[c]]:
                     share[index[c]] = per
+        if len(raw) > _TIGHTEN_FROM:
+            _tighten(share, [([index[c] for c in m], g) for m, g in raw])
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
         for m, g in raw:
@@ -563,7 +581,8 @@ class _Hand:
         self.cands = cands
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
-        self.memo: dict[int, tuple[int, int]] = {}
+        self.memo: dict[int, tuple[int, int, bool]] = {}
+        """key -> (value, choice, exact); a value that is not exact bounds the true one from above."""
 
     def without(self, card: Card) -> int | None:
         """The full key less one copy of ``card`` (``None`` if the card is dead: not in the key)."""
@@ -586,21 +605,40 @@ class _Hand:
             i += 1
         return total
 
-    def solve(self, key: int, ub: float | None = None) -> int:
-        """Greatest total gain of disjoint candidate melds within the free cards ``key``.
-
-        Exact: an option is skipped only when even the bound on what is left
-        cannot make it as good as the best found at this state.
-        """
+    def solve(self, key: int) -> int:
+        """Greatest total gain of disjoint candidate melds within the free cards ``key`` (exact)."""
         if not key:
             return 0
         hit = self.memo.get(key)
-        if hit is not None:
+        if hit is not None and hit[2]:
             return hit[0]
-        if ub is None:
-            ub = self.bound(key)
+        return self._search(key, -1, self.bound(key))
+
+    def choice(self, key: int) -> int:
+        """The meld chosen at an exactly solved state (-1: keep the first card)."""
+        hit = self.memo.get(key)
+        if hit is None or not hit[2]:
+            self._search(key, -1, self.bound(key))
+            hit = self.memo[key]
+        return hit[1]
+
+    def _search(self, key: int, alpha: float, ub: float) -> int:
+        """Branch and bound with a memo of exact values and of upper bounds.
+
+        Returns the exact best gain of ``key`` when it is above ``alpha``;
+        otherwise some value no greater than ``alpha`` that bounds it from above.
+        """
+        if not key:
+            return 0
+        memo = self.memo
+        hit = memo.get(key)
+        if hit is not None and (hit[2] or hit[0] <= alpha):
+            return hit[0]
+        if ub <= alpha + 1e-9:
+            return int(alpha)  # even taking everything that is left cannot beat alpha
         i = self.first(key)
-        best = -1
+        # Keeping the first card is tried first: a good incumbent prunes many melds.
+        best = self._search(key - (1 << (_BITS * i)), alpha, ub - self.share[i])
         choice = -1
         guard = self.guard
         cands = self.cands
@@ -608,16 +646,18 @@ class _Hand:
             cand = cands[j]
             if ((key | guard) - cand.delta) & guard != guard:
                 continue  # some card of the meld is not free
+            floor = best if best > alpha else alpha
             rest_ub = ub - cand.bound
-            if best >= 0 and cand.gain + rest_ub < best - 1e-9:
-                continue
-            value = cand.gain + self.solve(key - cand.delta, rest_ub)
-            if value > best or (value == best and choice >= 0 and j < choice):
+            if cand.gain + rest_ub <= floor + 1e-9:
+                continue  # cannot beat what is already in hand
+            value = cand.gain + self._search(key - cand.delta, floor - cand.gain, rest_ub)
+            if value > best:
                 best, choice = value, j
-        left = self.solve(key - (1 << (_BITS * i)), ub - self.share[i])
-        if left >= best:
-            best, choice = left, -1
-        self.memo[key] = (best, choice)
+        if best <= alpha:
+            # Failed low: the options that were cut were only bounded by alpha, so alpha is the bound.
+            memo[key] = (int(alpha), -1, False)
+            return int(alpha)
+        memo[key] = (best, choice, True)
         return best
 
 
@@ -655,6 +695,33 @@ def _wild_limit(k: _Spec) -> int:
             elif op == "<":
                 limit = min(limit, v - 1)
     return max(0, limit)
+
+
+def _tighten(share: list[float], melds: list[tuple[list[int], int]], passes: int = 3) -> None:
+    """Lower the per-card shares while every meld's gain stays covered by its cards' shares.
+
+    Any shares with ``sum(share[c] for c in meld) >= gain`` for every meld bound
+    what disjoint melds can gain (the dual of their fractional packing); each
+    pass lowers each card's share to the least that keeps its melds covered.
+    """
+    containing: list[list[int]] = [[] for _ in share]
+    for k, (cards, _) in enumerate(melds):
+        for c in set(cards):
+            containing[c].append(k)
+    sums = [sum(share[c] for c in cards) for cards, _ in melds]
+    order = sorted(range(len(share)), key=lambda c: -share[c])
+    for _ in range(passes):
+        for c in order:
+            if not containing[c] or share[c] <= 0:
+                continue
+            slack = min(sums[k] - melds[k][1] for k in containing[c])
+            if slack <= 1e-9:
+                continue
+            per_copy = min(slack / melds[k][0].count(c) for k in containing[c])
+            cut = min(per_copy, share[c])
+            share[c] -= cut
+            for k in containing[c]:
+                sums[k] -= cut * melds[k][0].count(c)
 
 
 def _all_windows(k: _Spec, R: int, ace: int | None) -> Iterator[list[int]]:
