@@ -222,7 +222,7 @@ class Solver:
 
     def arrange(self, cards: Sequence[Card]) -> Arrangement:
         """The best arrangement of ``cards`` if the round ended now."""
-        hand = _Hand(self, self._sorted(cards), self._gain_or_none)
+        hand = _Hand(self, tuple(cards), self._gain_or_none)
         hand.solve(hand.full)
         return self._build(hand, hand.full)
 
@@ -251,7 +251,7 @@ class Solver:
             key -= cand.delta
         left = list(self._sorted(left))
         scored = score_player(self.rs, melds=[m.cards for m in melds], hand=left, players=self.players)
-        cards = list(hand.cards)
+        cards = list(hand.given)
         if dropped is not None:
             cards.remove(dropped)
         return Arrangement(tuple(cards), tuple(melds), tuple(left), scored.hand_value, scored.score, not left)
@@ -345,7 +345,7 @@ class Solver:
 
     def max_melded(self, cards: Sequence[Card]) -> tuple[int, Arrangement]:
         """The most cards that can be melded at once, and one such arrangement."""
-        hand = _Hand(self, self._sorted(cards), self._count_if_legal)
+        hand = _Hand(self, tuple(cards), self._count_if_legal)
         best = hand.solve(hand.full)
         return best, self._build(hand, hand.full)
 
@@ -355,7 +355,7 @@ class Solver:
     def can_go_out(self, cards: Sequence[Card]) -> GoingOut:
         """Can this hand go out under the ruleset's going-out rule (``turn.going_out``)?"""
         rule = self.rs.settings.get("turn", {}).get("going_out", "discard_required")
-        hand = _Hand(self, self._sorted(cards), self._count_if_legal)
+        hand = _Hand(self, tuple(cards), self._count_if_legal)
         total = len(hand.cards)
         if rule != "discard_required":
             n = hand.solve(hand.full)
@@ -376,7 +376,7 @@ class Solver:
         Every distinct discard is tried (never a greedy shortcut); ties go to the
         first card in the solver's order.
         """
-        hand = _Hand(self, self._sorted(cards), self._gain_or_none)
+        hand = _Hand(self, tuple(cards), self._gain_or_none)
         best: tuple[int, Card, int] | None = None
         for code in dict.fromkeys(hand.cards):
             key = hand.without(code)
@@ -409,7 +409,7 @@ class Solver:
                 return sum(values[c] for c in g[1].stands)
             return sum(values[c] for c in meld)
 
-        hand = _Hand(self, self._sorted(cards), self._gain_or_none)
+        hand = _Hand(self, tuple(cards), self._gain_or_none)
         worths = [worth(c.cards) for c in hand.cands]
         memo: dict[tuple[int, int], tuple[float, int]] = {}
 
@@ -453,7 +453,7 @@ class Solver:
             key -= cand.delta
         rest = self.arrange(_minus_all(hand.cards, melds))
         chosen = [*melds, *(m.cards for m in rest.melds)]
-        return self._arrangement_of(hand.cards, chosen)
+        return self._arrangement_of(hand.given, chosen)
 
     def contract(self, cards: Sequence[Card], round_number: int) -> Arrangement | None:
         """Melds from ``cards`` that fulfil round ``round_number``'s contract exactly, or ``None``."""
@@ -464,7 +464,7 @@ class Solver:
         for term in spec.rounds[round_number - 1].terms:
             wanted[term.kind.text] = wanted.get(term.kind.text, 0) + term.count
         kinds = sorted(wanted)
-        hand = _Hand(self, self._sorted(cards), self._count_if_legal)
+        hand = _Hand(self, tuple(cards), self._count_if_legal)
         legal = [tuple(k for k in kinds if self.matcher.match_kind(c.cards, k) is not None) for c in hand.cands]
         memo: dict[tuple[int, tuple[int, ...]], tuple[int, str] | None] = {}
 
@@ -512,7 +512,7 @@ class Solver:
             n = kinds.index(kind)
             need = (*need[:n], need[n] - 1, *need[n + 1:])
             key -= hand.cands[j].delta
-        return self._arrangement_of(hand.cards, melds)
+        return self._arrangement_of(hand.given, melds)
 
     def _arrangement_of(self, cards: Multiset, melds: Sequence[Multiset]) -> Arrangement:
         from loba_dsl.scoring import score_player
@@ -542,7 +542,10 @@ class _Cand:
 class _Hand:
     """One hand's search: distinct cards, candidate melds, memo on packed free-card counts."""
 
-    def __init__(self, solver: Solver, cards: Multiset, gain: Callable[[Multiset], int | None]) -> None:
+    def __init__(self, solver: Solver, given: Multiset, gain: Callable[[Multiset], int | None]) -> None:
+        self.given = given
+        """The cards in the order they were given (arrangements show them so)."""
+        cards = solver._sorted(given)
         self.cards = cards
         counts = Counter(cards)
         raw = []
