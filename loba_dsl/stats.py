@@ -1,0 +1,144 @@
+"""Play statistics: what a variant feels like, from many dealt hands and the exact solver.
+
+For each ruleset, ``deals`` hands are dealt (``deal.cards`` cards from the
+ruleset's own deck) with a seeded generator; where two rulesets share a deck
+they get the very same hands, so their difference is measured on paired
+deals.  For every hand the solver gives the best score if the round ended now
+(least penalty, or most points), whether the hand can go out at once, and,
+where the ruleset has one, whether the opening minimum is reachable.  Means
+come with their standard deviation, and differences with their standard
+error; the same seed gives the same figures, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from loba_dsl.deck import Card
+from loba_dsl.ruleset import Ruleset
+
+CHUNK = 250
+"""Deals per unit of work sent to a worker process."""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One measure on both sides, with the difference and its standard error."""
+
+    name: str
+    a: float
+    b: float
+    spread_a: float | None
+    spread_b: float | None
+    diff: float
+    se: float
+    unit: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "a": self.a, "b": self.b, "spread_a": self.spread_a, "spread_b": self.spread_b,
+                "diff": self.diff, "se": self.se, "unit": self.unit}
+
+
+@dataclass(frozen=True)
+class PlayStats:
+    deals: int
+    seed: int
+    paired: bool
+    figures: tuple[Figure, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"deals": self.deals, "seed": self.seed, "paired": self.paired,
+                "figures": [f.to_dict() for f in self.figures]}
+
+
+def deal(ruleset: Ruleset, count: int, seed: int) -> list[tuple[Card, ...]]:
+    """``count`` hands of ``deal.cards`` cards from the ruleset's deck, reproducibly."""
+    d = ruleset.deck
+    pack = [c for c in range(d.joker_code) for _ in range(d.copies)] + [d.joker_code] * d.jokers
+    size = int(ruleset.settings.get("deal", {}).get("cards", 9))
+    rng = random.Random(f"loba-deal:{seed}:{len(pack)}:{size}")
+    return [tuple(rng.sample(pack, size)) for _ in range(count)]
+
+
+def _evaluate(job: tuple[Ruleset, Sequence[tuple[Card, ...]]]) -> list[tuple[int, bool, bool | None]]:
+    from loba_dsl.solver import Solver
+
+    ruleset, hands = job
+    solver = Solver(ruleset)
+    out = []
+    for hand in hands:
+        score = solver.arrange(hand).score
+        out_at_once = solver.can_go_out(hand).possible
+        opening = solver.best_opening(hand) is not None if ruleset.opening is not None else None
+        out.append((score, out_at_once, opening))
+    return out
+
+
+def _run(ruleset: Ruleset, hands: list[tuple[Card, ...]], pool: ProcessPoolExecutor | None,
+         progress: Callable[[int], None] | None) -> list[tuple[int, bool, bool | None]]:
+    jobs = [(ruleset, hands[i:i + CHUNK]) for i in range(0, len(hands), CHUNK)]
+    results: list[tuple[int, bool, bool | None]] = []
+    mapped = pool.map(_evaluate, jobs) if pool is not None else map(_evaluate, jobs)
+    for chunk in mapped:  # map keeps the order: the figures do not depend on the workers
+        results.extend(chunk)
+        if progress is not None:
+            progress(len(chunk))
+    return results
+
+
+def play_stats(a: Ruleset, b: Ruleset, *, deals: int, seed: int = 1, workers: int | None = None,
+               progress: Callable[[int], None] | None = None) -> PlayStats:
+    """Deal and solve ``deals`` hands under each ruleset; compare what players feel."""
+    hands_a = deal(a, deals, seed)
+    paired = a.deck == b.deck and a.settings.get("deal", {}).get("cards") == b.settings.get("deal", {}).get("cards")
+    hands_b = hands_a if paired else deal(b, deals, seed)
+    workers = workers if workers is not None else (os.cpu_count() or 1)
+    if workers > 1 and deals >= 2 * CHUNK:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            ra = _run(a, hands_a, pool, progress)
+            rb = _run(b, hands_b, pool, progress)
+    else:
+        ra = _run(a, hands_a, None, progress)
+        rb = _run(b, hands_b, None, progress)
+    best = "least penalty" if a.better == "lower" else "best score"
+    figures = [
+        _compare(f"{best} in a dealt hand", [r[0] for r in ra], [r[0] for r in rb], paired, spread=True),
+        _compare("dealt hands that can go out at once", [float(r[1]) for r in ra], [float(r[1]) for r in rb],
+                 paired, unit="%"),
+    ]
+    if a.opening is not None or b.opening is not None:
+        oa = [float(bool(r[2])) if r[2] is not None else 1.0 for r in ra]
+        ob = [float(bool(r[2])) if r[2] is not None else 1.0 for r in rb]
+        figures.append(_compare("dealt hands whose opening minimum is reachable", oa, ob, paired, unit="%"))
+    return PlayStats(deals, seed, paired, tuple(figures))
+
+
+def _compare(name: str, xs: Sequence[float], ys: Sequence[float], paired: bool, *, spread: bool = False,
+             unit: str = "") -> Figure:
+    n = len(xs)
+    ma, mb = _mean(xs), _mean(ys)
+    if paired:
+        diffs = [y - x for x, y in zip(xs, ys, strict=True)]
+        se = _sd(diffs) / math.sqrt(n) if n > 1 else 0.0
+    else:
+        se = math.sqrt(_sd(xs) ** 2 / n + _sd(ys) ** 2 / n) if n > 1 else 0.0
+    scale = 100.0 if unit == "%" else 1.0
+    return Figure(name, ma * scale, mb * scale, _sd(xs) if spread else None, _sd(ys) if spread else None,
+                  (mb - ma) * scale, se * scale, unit)
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _sd(xs: Sequence[float]) -> float:
+    if len(xs) < 2:
+        return 0.0
+    m = _mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
