@@ -333,6 +333,43 @@ def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: boo
     return str(arrangement_text(arrangement, rs, discard=dropped, can_go_out=going_out))
 
 
+# ---------------------------------------------------------------- diff
+
+
+@app.command("diff")
+def diff_cmd(
+    a: Annotated[str, typer.Argument(help="A ruleset: a shipped name or a .yaml file.")],
+    b: Annotated[str, typer.Argument(help="The ruleset to compare it with.")],
+    deals: Annotated[
+        int, typer.Option("--deals", min=0, help="Also deal and solve N random hands under each ruleset.")
+    ] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the dealt hands (same seed, same figures).")] = 1,
+    no_witnesses: Annotated[bool, typer.Option("--no-witnesses", help="Only the rules, no examples.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """How two variants differ: the rules, the smallest examples that behave differently, and play figures.
+
+    Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
+    """
+    from loba_dsl.diff import diff
+
+    left = _guard(lambda: _load(a))
+    right = _guard(lambda: _load(b))
+    stats = None
+    if deals:
+        from loba_dsl.stats import play_stats
+
+        def stats(x: Any, y: Any) -> dict[str, Any]:
+            if not sys.stderr.isatty():
+                return play_stats(x, y, deals=deals, seed=seed).to_dict()
+            with typer.progressbar(length=2 * deals, label="dealing and solving", file=sys.stderr) as bar:
+                return play_stats(x, y, deals=deals, seed=seed, progress=bar.update).to_dict()
+
+    report = _guard(lambda: diff(left, right, witnesses=not no_witnesses, stats=stats))
+    _emit(_dumps(report.to_dict()) if as_json else report.to_text().rstrip("\n"))
+    raise typer.Exit(0 if report.same else 1)
+
+
 # ---------------------------------------------------------------- rulesets, show, validate
 
 

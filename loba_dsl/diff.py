@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from loba_dsl.dsl import ast as A
-from loba_dsl.dsl.semantics import CardRole, compare, eval_pred
+from loba_dsl.dsl.semantics import CardRole, eval_pred
 
 if TYPE_CHECKING:
     from loba_dsl.ruleset import Ruleset
@@ -301,37 +301,41 @@ class _Canonicaliser:
     def __init__(self, tables: Mapping[str, str]) -> None:
         self.tables = tables
 
-    def expr(self, e: A.Expr) -> Canon:
+    def expr(self, e: A.Expr, want: str | None = None) -> Canon:
+        """``want`` is ``int`` or ``bool`` where the context says (a name's type follows from where it is)."""
         match e:
             case A.Num(value=v):
                 return _num(_pconst(v))
             case A.Bool(value=v):
                 return TRUE if v else FALSE
             case A.Var(name=name):
-                return _num(_pfactor(("v", name))) if name in INT_NAMES else _var_node(("v", name))
+                if want == "int" or (want is None and name in INT_NAMES):
+                    return _num(_pfactor(("v", name)))
+                return _var_node(("v", name))
             case A.Neg(value=v):
-                return _arith("*", self.expr(v), _num(_pconst(-1)))
+                return _arith("*", self.expr(v, "int"), _num(_pconst(-1)))
             case A.Arith(first=first, rest=rest):
-                acc = self.expr(first)
+                acc = self.expr(first, "int")
                 for op, operand in rest:
-                    acc = _arith(op, acc, self.expr(operand))
+                    acc = _arith(op, acc, self.expr(operand, "int"))
                 return acc
             case A.Compare(op=op, left=left, right=right):
-                return _apply((self.expr(left), self.expr(right)), lambda ds: _compare_leaf(op, ds[0][1], ds[1][1]))
+                return _apply((self.expr(left, "int"), self.expr(right, "int")),
+                              lambda ds: _compare_leaf(op, ds[0][1], ds[1][1]))
             case A.And(items=items):
                 acc = TRUE
                 for item in items:
-                    acc = _ite(acc, self.expr(item), FALSE)
+                    acc = _ite(acc, self.expr(item, "bool"), FALSE)
                 return acc
             case A.Or(items=items):
                 acc = FALSE
                 for item in items:
-                    acc = _ite(acc, TRUE, self.expr(item))
+                    acc = _ite(acc, TRUE, self.expr(item, "bool"))
                 return acc
             case A.Not(value=v):
-                return _ite(self.expr(v), FALSE, TRUE)
+                return _ite(self.expr(v, "bool"), FALSE, TRUE)
             case A.Cond(test=t, then=a, otherwise=b):
-                return _ite(self.expr(t), self.expr(a), self.expr(b))
+                return _ite(self.expr(t, "bool"), self.expr(a, want), self.expr(b, want))
             case A.Call():
                 return self.call(e)
         raise AssertionError(e)  # pragma: no cover
@@ -339,12 +343,13 @@ class _Canonicaliser:
     def call(self, c: A.Call) -> Canon:
         if c.name in ("max", "min"):
             name = c.name
-            return _apply([self.expr(a.value) for a in c.args], lambda ds: _num(_extremum(name, [d[1] for d in ds])))
+            return _apply([self.expr(a.value, "int") for a in c.args],
+                          lambda ds: _num(_extremum(name, [d[1] for d in ds])))
         if c.name == "abs":
-            return _apply([self.expr(c.args[0].value)], lambda ds: _num(_abs(ds[0][1])))
+            return _apply([self.expr(c.args[0].value, "int")], lambda ds: _num(_abs(ds[0][1])))
         arg = c.args[0]
         coll = arg.value.name if isinstance(arg.value, A.Var) else _k(self.expr(arg.value))
-        where = None if arg.where is None else self.expr(arg.where)
+        where = None if arg.where is None else self.expr(arg.where, "bool")
         if where == FALSE:
             return _num(_pconst(0))
         if where == TRUE:
@@ -381,16 +386,18 @@ def _abs(p: Poly) -> Poly:
     return _pfactor(("abs", p))
 
 
-def canonical(expr: A.Expr, tables: Mapping[str, str] | None = None) -> Canon:
+def canonical(expr: A.Expr, tables: Mapping[str, str] | None = None, want: str | None = None) -> Canon:
     """The canonical form of a formula; ``tables`` renames value tables (for tables only renamed).
 
     >>> from loba_dsl.dsl.parser import parse_formula as f
     >>> canonical(f("x > 3 and not not went_out")) == canonical(f("went_out and 3 < x"))
     True
+    >>> canonical(f("x > 3")) == canonical(f("x >= 4"))
+    True
     >>> canonical(f("a - b")) == canonical(f("-b + a"))
     True
     """
-    return _Canonicaliser(tables or {}).expr(expr)
+    return _Canonicaliser(tables or {}).expr(expr, want)
 
 
 def canonical_text(text: str, tables: Mapping[str, str] | None = None) -> Canon:
@@ -536,25 +543,29 @@ def canonical_shape(shape: A.Shape, n_ranks: int, n_suits: int) -> ShapeForm:
         suits[0], suits[1] = 1, n_suits
     parts: dict[str, tuple[str, int | None]] = {
         "shape": (shape.kind, None),
-        "size": (_range_text(size[0], size[1], big), None),
+        "size": (f"size {_range_text(size[0], size[1], big)}", None),
     }
     if ace is not None:
-        parts["ace"] = ({"either": "high or low"}.get(ace, ace), ace_at)
+        parts["ace"] = (f"ace {({'either': 'high or low'}.get(ace, ace))}", ace_at)
     if distinct is not None:
-        parts["suits"] = ("distinct", distinct)
+        parts["suits"] = ("suits distinct", distinct)
     elif suits != [1, n_suits]:
         parts["suits"] = (_range_text(suits[0], suits[1], n_suits, "suits"), source.get("suits"))
     for name in ("wilds", "naturals"):
         lo, hi = bounds[name]
         if (lo, hi) != (0, size[1]):
-            text = "none" if name == "wilds" and hi == 0 else _range_text(lo, hi, size[1], name)
+            text = "no wilds" if name == "wilds" and hi == 0 else _range_text(lo, hi, size[1], name)
             parts[name] = (text, source.get(name))
     if apart is not None:
-        parts["wilds apart"] = ("yes", apart)
+        parts["wilds apart"] = ("wilds apart", apart)
     for name, values in sorted(excluded.items()):
-        parts[f"{name} not"] = (", ".join(str(v) for v in sorted(values)), source.get(name))
+        parts[f"{name} not"] = (f"{name} not " + ", ".join(str(v) for v in sorted(values)), source.get(name))
     key = tuple(sorted((name, text) for name, (text, _) in parts.items()))
     return ShapeForm(key, parts)
+
+
+_UNSAID = {"wilds": "any number of wilds", "naturals": "any number of naturals", "suits": "any suits",
+           "wilds apart": "wilds may touch"}
 
 
 def _range_text(lo: int, hi: int, top: int, name: str = "") -> str:
@@ -614,7 +625,7 @@ class _Side:
         text = str(self.rs.settings["values"][table])
         rows = text.split("\n")
         row = rows[rule.where.line - 1] if rule.where.line <= len(rows) else ""
-        piece = row[rule.where.column - 1 : rule.where.column - 1 + rule.where.length].strip()
+        piece = row[rule.where.column - 1 :].split(";")[0].split("#")[0].strip()
         m = re.fullmatch(r"(.*):(\d+)", base)
         if m and len(rows) > 1:
             base = f"{m.group(1)}:{int(m.group(2)) + rule.where.line}"
@@ -650,7 +661,7 @@ class _RulesDiffer:
 
     # -- generic settings
     def walk(self, path: Key, x: Any, y: Any) -> None:
-        special = {
+        specials: dict[Key, Callable[[Key, Any, Any], None]] = {
             ("deck", "ranks"): self.ranks,
             ("wilds",): self.wilds,
             ("melds",): self.melds,
@@ -660,7 +671,8 @@ class _RulesDiffer:
             ("scoring", "meld_points"): self.table_ref,
             ("requirements", "opening", "table"): self.table_ref,
             ("requirements", "contracts", "rounds"): self.contracts,
-        }.get(path)
+        }
+        special = specials.get(path)
         if special is not None:
             special(path, x, y)
             return
@@ -671,7 +683,11 @@ class _RulesDiffer:
                 self.walk((*path, k), x.get(k), y.get(k))
             return
         if _norm(path, x) != _norm(path, y):
-            self.add(path, x, y)
+            summary = None
+            if path in (("deck", "jokers"), ("deck", "copies")):
+                sa, sb = self.a.rs.deck.size, self.b.rs.deck.size
+                summary = f"{path[-1]} {_show(x)} → {_show(y)}" + (f" ({sa} → {sb} cards)" if sa != sb else "")
+            self.add(path, x, y, summary=summary)
 
     def add(self, path: Key, x: Any, y: Any, *, left: str | None = None, right: str | None = None,
             summary: str | None = None, details: Iterable[Detail] = (),
@@ -681,6 +697,8 @@ class _RulesDiffer:
         rt = right if right is not None else None if y is None else _show(y)
         lw, rw = where or (self.a.where(path), self.b.where(path))
         name = ".".join(str(p) for p in path)
+        if path[0] in ("deck", "deal", "wilds", "scoring", "turn", "match") and len(path) > 1:
+            name = ".".join(str(p) for p in path[1:])  # the area says the rest
         if summary is None:
             summary = f"{name}: {lt or '—'} → {rt or '—'}"
         self.out.append(Change(path, AREA_OF[str(path[0])], kind, lt, rt, lw, rw, summary, tuple(details)))
@@ -760,12 +778,12 @@ class _RulesDiffer:
                 continue
             details = []
             for part in _union(fa.parts, fb.parts):
-                ta, ca = fa.parts.get(part, ("any", None))
-                tb, cb = fb.parts.get(part, ("any", None))
+                ta, ca = fa.parts.get(part, (_UNSAID.get(part, "no such rule"), None))
+                tb, cb = fb.parts.get(part, (_UNSAID.get(part, "no such rule"), None))
                 if ta != tb:
                     details.append(Detail(part, ta, tb, ka.clause_where[ca] if ca is not None else ka.where,
                                           kb.clause_where[cb] if cb is not None else kb.where))
-            shown = ", ".join(f"{d.subject} {d.left} → {d.right}" for d in details)
+            shown = ", ".join(f"{d.left} → {d.right}" for d in details)
             self.add(p, ka.text, kb.text, summary=f"{name}: {shown}", details=details, where=(ka.where, kb.where))
 
     # -- value tables: by their values
@@ -824,7 +842,7 @@ class _RulesDiffer:
                              summary=summary, details=details)
             elif name in ta and name not in self.renamed:
                 self.add(p, x[name], None, left=_table_text(x[name]), summary=f"table {name} removed")
-            elif name in tb and name not in self.labels_b.values() - {name} and self.labels_b[name] == name:
+            elif name in tb and self.labels_b[name] == name:
                 self.add(p, None, y[name], right=_table_text(y[name]), summary=f"table {name} added")
 
     def table_ref(self, path: Key, x: Any, y: Any) -> None:
@@ -864,7 +882,7 @@ def _contract_key(c: A.Contract) -> tuple[tuple[str, int], ...]:
 
 
 def _label(rs: Ruleset, other: Ruleset) -> str:
-    return rs.name if rs.name != other.name else rs.source
+    return rs.name if rs.name != other.name or rs.source == other.source else rs.source
 
 
 def _union(x: Mapping[Any, Any], y: Mapping[Any, Any]) -> list[Any]:
@@ -881,8 +899,8 @@ def _norm(path: Key, v: Any) -> Any:
         return tuple(sorted((k, _norm((*path, k), x)) for k, x in v.items() if k not in _PROSE))
     if isinstance(v, list):
         items = tuple(_norm(path, x) for x in v)
-        return tuple(sorted(items, key=_k)) if path[-1] in _UNORDERED or len(path) >= 2 and path[-2] == "lang" \
-            else items
+        unordered = path[-1] in _UNORDERED or (len(path) >= 2 and path[-2] == "lang")
+        return tuple(sorted(items, key=_k)) if unordered else items
     return v
 
 
@@ -951,14 +969,15 @@ def _cards_text(names: Sequence[str], a: _Side, b: _Side) -> str:
 # ================================================================ the report
 
 
-class PlayStats(Protocol):
+class StatsHook(Protocol):
     """The hook for play statistics (issue 5 §3): deals hands under both rulesets and compares them.
 
-    It returns a JSON-ready mapping; ``metrics`` (if present) is a list of
-    ``{"name", "left", "right", "difference", "stderr"}`` rows, rendered as a table.
+    It returns a JSON-ready mapping, such as ``loba_dsl.stats.play_stats(a, b, deals=N, seed=s).to_dict()``:
+    ``figures`` (if present) is a list of ``{"name", "a", "b", "spread_a", "spread_b", "diff", "se",
+    "unit"}`` rows, rendered as a table; other keys are shown as they are.
     """
 
-    def __call__(self, a: Ruleset, b: Ruleset) -> Mapping[str, Any]: ...
+    def __call__(self, a: Ruleset, b: Ruleset, /) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -967,7 +986,8 @@ class DiffReport:
 
     rules: RulesDiff
     witnesses: tuple[Witness, ...] = ()
-    stats: Mapping[str, Any] | None = None
+    stats: dict[str, Any] | None = None
+    """Play statistics (issue 5 §3), filled by a :class:`StatsHook` when one is given."""
     searched: Mapping[str, int] = field(default_factory=dict)
     """How many examples each witness search tried."""
 
@@ -1011,7 +1031,7 @@ class DiffReport:
                     lines.append(f"      {d.subject}: {d.left} → {d.right}" + _wheres(d))
                 if len(c.details) > 12:
                     lines.append(f"      … {len(c.details) - 12} more")
-        if self.witnesses:
+        if self.witnesses or self.searched:
             lines += ["", "Witnesses"]
             shown: set[int] = set()
             for c in r.changes:
@@ -1020,9 +1040,8 @@ class DiffReport:
                     continue
                 lines.append(f"  {c.path}")
                 for w in ws:
-                    mark = "" if id(w) not in shown else " (as above)"
+                    lines.append(f"    {w.text(r.left, r.right)}" if id(w) not in shown else f"    ↑ {w.example}")
                     shown.add(id(w))
-                    lines.append(f"    {w.text(r.left, r.right)}{mark}")
             silent = [c.path for c in r.changes if not any(c.key in w.changes for w in self.witnesses)]
             if silent:
                 lines.append(f"  no example (not played by the engine, or none within the search bound): "
@@ -1045,16 +1064,26 @@ def _headline(changes: Sequence[Change]) -> str:
 
 
 def _stats_lines(stats: Mapping[str, Any], left: str, right: str) -> list[str]:
-    metrics = stats.get("metrics")
-    lines = [f"  {k}: {v}" for k, v in stats.items() if k != "metrics"]
-    if isinstance(metrics, list):
-        lines.append(f"  {'':<40} {left:>12} {right:>12} {'difference':>16}")
-        for m in metrics:
-            err = m.get("stderr")
-            diff_text = f"{m.get('difference', '')}" + (f" ± {err}" if err is not None else "")
-            lines.append(f"  {m.get('name', ''):<40} {m.get('left', ''):>12} {m.get('right', ''):>12} "
-                         f"{diff_text:>16}")
+    figures = stats.get("figures")
+    lines = ["  " + ", ".join(f"{k} {_show(v)}" for k, v in stats.items() if k != "figures")]
+    if isinstance(figures, list) and figures:
+        rows = [("", left, right, "difference")]
+        for f in figures:
+            unit = str(f.get("unit", ""))
+            rows.append((str(f.get("name", "")), _figure(f.get("a"), f.get("spread_a"), unit),
+                         _figure(f.get("b"), f.get("spread_b"), unit), _figure(f.get("diff"), f.get("se"), unit, "+")))
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            lines.append(f"  {r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}")
     return lines
+
+
+def _figure(value: Any, spread: Any, unit: str, sign: str = "") -> str:
+    if not isinstance(value, int | float):
+        return "—"
+    digits = 2 if unit == "%" else 1  # rare events (going out at once) need the second decimal
+    text = f"{value:{sign}.{digits}f}"
+    return (f"{text} ± {spread:.{digits}f}" if isinstance(spread, int | float) else text) + unit
 
 
 def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget | None = None) -> list[Witness]:
@@ -1065,7 +1094,7 @@ def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget |
 
 
 def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: Budget | None = None,
-         stats: PlayStats | None = None) -> DiffReport:
+         stats: StatsHook | None = None) -> DiffReport:
     """Compare two rulesets (objects, shipped names or file paths): rules, witnesses, statistics.
 
     >>> report = diff("menos", "menos")
@@ -1073,7 +1102,8 @@ def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: 
     (True, 'menos and menos have the same rules.')
     """
     from loba_dsl.ruleset import load_ruleset
-    from loba_dsl.witness import search_counts
+    from loba_dsl.witness import Budget as WitnessBudget
+    from loba_dsl.witness import WitnessSearch
 
     ra = load_ruleset(a) if isinstance(a, str) else a
     rb = load_ruleset(b) if isinstance(b, str) else b
@@ -1081,6 +1111,7 @@ def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: 
     found: list[Witness] = []
     counts: dict[str, int] = {}
     if witnesses and not rules.same:
-        with search_counts() as counts:
-            found = find_witnesses(ra, rb, rules, budget=budget)
+        search = WitnessSearch(ra, rb, rules, budget or WitnessBudget())
+        found = search.run()
+        counts = search.tried
     return DiffReport(rules, tuple(found), dict(stats(ra, rb)) if stats is not None else None, dict(counts))

@@ -145,7 +145,7 @@ def _spec(index: int, kind: MeldKind, deck: Deck) -> _Spec:
 class Matcher:
     """Matches card codes against the meld kinds of one ruleset."""
 
-    def __init__(self, ruleset: Ruleset, table: str | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, table: str | None = None, *, scored: bool = True) -> None:
         deck = ruleset.deck
         self.ruleset = ruleset
         self.deck = deck
@@ -161,7 +161,7 @@ class Matcher:
         self.rank = tuple(c // self.S if c != self.joker else -1 for c in range(n))
         self.suit = tuple(c % self.S if c != self.joker else -1 for c in range(n))
         table = table or ruleset.meld_points
-        self.values = ruleset.meld_values.get(table) if table is not None else None
+        self.values = ruleset.meld_values.get(table) if table is not None and scored else None
         self.names = deck.names
         self._plain_cache: dict[int, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
 
@@ -547,15 +547,18 @@ class Matcher:
                        structural=True)
 
 
-_MATCHERS: dict[tuple[int, str | None], tuple[Ruleset, Matcher]] = {}
+_MATCHERS: dict[tuple[int, str | None, bool], tuple[Ruleset, Matcher]] = {}
 
 
-def matcher_for(ruleset: Ruleset, table: str | None = None) -> Matcher:
-    """The matcher of a ruleset whose readings maximise ``table`` (default: its meld points), built once."""
-    key = (id(ruleset), table)
+def matcher_for(ruleset: Ruleset, table: str | None = None, *, scored: bool = True) -> Matcher:
+    """The matcher of a ruleset whose readings maximise ``table`` (default: its meld points), built once.
+
+    ``scored=False`` gives a matcher that only judges legality (no points: faster).
+    """
+    key = (id(ruleset), table, scored)
     entry = _MATCHERS.get(key)
     if entry is None or entry[0] is not ruleset:
-        entry = (ruleset, Matcher(ruleset, table))
+        entry = (ruleset, Matcher(ruleset, table, scored=scored))
         _MATCHERS[key] = entry
     return entry[1]
 
