@@ -194,6 +194,26 @@ class Matcher:
         best_key: tuple[int, int, int, int, int] | None = None
         per_kind: dict[int, list[Failure]] = {}
         scored = self.values is not None
+        if not ambiguous:  # the common case: every card is plainly natural or plainly wild
+            for spec in specs:
+                fails, readings = (self._run if spec.run else self._set)(spec, cards, plain, forced, explain)
+                if fails:
+                    per_kind[spec.index] = fails
+                    continue
+                for r in readings:
+                    key = r.sort_key() if (best is not None or len(readings) > 1) else None
+                    if best is None:
+                        best, best_key = r, key
+                    else:
+                        if best_key is None:
+                            best_key = best.sort_key()
+                        if key is not None and key < best_key:
+                            best, best_key = r, key
+                if best is not None and not scored:
+                    break  # the roles are fixed: a later kind can only lose on the kind order
+            if best is not None:
+                return Outcome(best, ())
+            return Outcome(None, tuple(f for i in sorted(per_kind) for f in per_kind[i]))
         for spec in specs:
             # A card that may be wild can be natural here only beside the plain naturals:
             # in their suit for a run, of their rank for a set.  The others must be wild.
