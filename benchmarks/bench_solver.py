@@ -1,0 +1,93 @@
+"""The exact solver on one core (issue 4 targets), in the main venv with no extra dependencies.
+
+Run: ``python benchmarks/bench_solver.py [--n 20000] [--n-large 1000] [--seed 1]``.
+
+Three workloads, each with one :class:`Solver` per ruleset built before the
+clock starts (its caches start empty and fill during the timed run: they are
+part of the design):
+
+- ``menos``: random 10-card hands from the full 108-card deck (target: at
+  least 10,000 hands/s);
+- ``gin``: random 10-card hands from the 52-card deck (compare with RLCard in
+  ``bench_gin.py``, which needs the optional benchmark venv);
+- ``mas-pagat``: random 25-card hands from the 108-card deck, 2s and Jokers
+  wild (targets: median at most 5 ms, slowest of 1,000 at most 200 ms).
+
+Each line prints hands/s over the whole list, then the median, 99th
+percentile and maximum of the per-hand times, and a checksum of the scores
+(so a change in results shows even when the speed does not).  The slowest
+``mas-pagat`` hand is printed in full, so it can be rerun with ``loba arrange``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from loba_dsl.deck import Card
+from loba_dsl.ruleset import Ruleset, load_ruleset
+from loba_dsl.solver import Solver
+
+
+def full_deck(rs: Ruleset) -> list[Card]:
+    """Every physical card of the ruleset's deck (copies and Jokers included)."""
+    d = rs.deck
+    return [c for c in range(d.joker_code) for _ in range(d.copies)] + [d.joker_code] * d.jokers
+
+
+def random_hands(rs: Ruleset, size: int, n: int, rng: random.Random) -> list[tuple[Card, ...]]:
+    pool = full_deck(rs)
+    return [tuple(rng.sample(pool, size)) for _ in range(n)]
+
+
+def run(label: str, solver: Solver, hands: Sequence[tuple[Card, ...]]) -> tuple[list[float], int]:
+    """Times ``solver.arrange`` on every hand; prints one line of figures."""
+    times: list[float] = []
+    checksum = 0
+    clock = time.perf_counter
+    start = clock()
+    for hand in hands:
+        t0 = clock()
+        checksum += solver.arrange(hand).score
+        times.append(clock() - t0)
+    elapsed = clock() - start
+    p99 = statistics.quantiles(times, n=100)[98] if len(times) >= 2 else times[0]
+    print(f"  {label:<34} {len(hands) / elapsed:>9,.0f} hands/s   median {statistics.median(times) * 1e3:7.3f} ms"
+          f"   p99 {p99 * 1e3:7.3f} ms   max {max(times) * 1e3:8.3f} ms   (checksum {checksum})")
+    return times, checksum
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=20_000, help="10-card hands per ruleset (menos, gin)")
+    parser.add_argument("--n-large", type=int, default=1_000, help="25-card mas-pagat hands")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"seed {args.seed}, one core, one Solver per ruleset (caches start empty)")
+
+    workloads = [
+        ("menos", 10, args.n, "menos, 10 cards of 108"),
+        ("gin", 10, args.n, "gin, 10 cards of 52"),
+        ("mas-pagat", 25, args.n_large, "mas-pagat, 25 cards of 108"),
+    ]
+    for name, size, n, label in workloads:
+        rs = load_ruleset(name)
+        hands = random_hands(rs, size, n, random.Random(args.seed))
+        t0 = time.perf_counter()
+        solver = Solver(rs)
+        built = time.perf_counter() - t0
+        times, _ = run(label, solver, hands)
+        print(f"  {'':<34} (Solver built in {built * 1e3:.1f} ms, not included)")
+        if size > 10:
+            slowest = max(range(len(times)), key=times.__getitem__)
+            shown = " ".join(rs.deck.names_of(sorted(hands[slowest])))
+            print(f"  slowest {name} hand ({times[slowest] * 1e3:.1f} ms): {shown}")
+    print("targets (issue 4): menos >= 10,000 hands/s; mas-pagat 25 cards median <= 5 ms, max of 1,000 <= 200 ms;"
+          " gin >= RLCard (see bench_gin.py)")
+
+
+if __name__ == "__main__":
+    main()
