@@ -9,7 +9,9 @@ Needs the optional benchmark venv (OpenSpiel, RLCard; see ``requirements-bench.t
 10-card hands (``--n`` uniformly random and ``--n`` meld-rich, fixed seed):
 minimum deadwood by
 
-- ours: ``Solver(load_ruleset("gin")).arrange(cards).left_value``;
+- ours: ``Solver(load_ruleset("gin")).best_score(cards)`` (the number only, like the other two; the
+  round formula of ``gin`` is the deadwood), and, for reference, ``arrange(cards)`` which also builds
+  the whole arrangement;
 - OpenSpiel: ``pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood(cards)``;
 - RLCard: ``melding.get_best_meld_clusters(hand)`` then ``utils.get_deadwood_count(hand,
   cluster)`` on the first best cluster (no cluster: every card is deadwood).
@@ -22,8 +24,9 @@ its own over the whole list, with the hands already in its own card format.
 "If we have just drawn a card, we can discard the one worth the most points"),
 but it computes it by taking one best meld group of all 11 cards and dropping
 that group's highest deadwood card, which is not always the best discard.
-Ours: ``Solver.best_discard(cards)``, whose arrangement's ``left_value`` is the
-deadwood of the 10 kept cards (exact: every discard is tried).  RLCard has no
+Ours: ``Solver.best_discard_score(cards)``, the deadwood of the 10 kept cards
+after the best discard (exact: every discard is tried); ``best_discard`` gives
+the arrangement shown for differences.  RLCard has no
 11-card function; its 10-card deadwood taken over every discard is a third
 opinion.  The first ``--show`` differences print the hand, both figures,
 OpenSpiel's meld group and dropped card, and our arrangement; every difference
@@ -261,20 +264,22 @@ def main() -> None:
           " format; one Solver for the whole run (its caches start empty; 'again' = a second pass, warm)")
 
     # ---- 10 cards
-    print("\n10 cards: minimum deadwood   ours/s  ours again/s  OpenSpiel/s   RLCard/s  disagree  mean dw    gin")
+    print("\n10 cards: minimum deadwood   ours/s  ours again/s  OpenSpiel/s   RLCard/s  disagree  mean dw    gin"
+          "  ours, full arrangement/s")
     for label, hands in sets10:
         os_in = [ospiel.native(h) for h in hands]
         rl_in = [rlcard.native(h) for h in hands]
-        ours, t_ours = timed(lambda h: solver.arrange(h).left_value or 0, hands)
-        again, t_again = timed(lambda h: solver.arrange(h).left_value or 0, hands)
-        assert again == ours
+        ours, t_ours = timed(solver.best_score, hands)
+        again, t_again = timed(solver.best_score, hands)
+        full, t_full = timed(lambda h: solver.arrange(h).left_value or 0, hands)
+        assert again == ours == full
         theirs_os, t_os = timed(ospiel.min_deadwood, os_in)
         theirs_rl, t_rl = timed(RLCard.min_deadwood, rl_in)
         bad = [i for i in range(len(hands)) if not ours[i] == theirs_os[i] == theirs_rl[i]]
         gins = sum(1 for v in ours if v == 0)
         print(f"  {label:<24} {rate(len(hands), t_ours)} {rate(len(hands), t_again):>13}"
               f" {rate(len(hands), t_os):>12} {rate(len(hands), t_rl)} {len(bad):>9}"
-              f" {sum(ours) / len(ours):8.1f} {gins / len(ours):6.1%}")
+              f" {sum(ours) / len(ours):8.1f} {gins / len(ours):6.1%} {rate(len(hands), t_full):>12}")
         for i in bad:
             truth = brute_min_deadwood(deck, hands[i])
             print(f"    DISAGREE {names(deck, hands[i])}: ours {ours[i]}, OpenSpiel {theirs_os[i]},"
@@ -292,9 +297,8 @@ def main() -> None:
         os_in = [ospiel.native(h) for h in hands]
         clock = time.perf_counter
         t0 = clock()
-        results = [solver.best_discard(h) for h in hands]
+        ours = [solver.best_discard_score(h) for h in hands]
         t_ours = clock() - t0
-        ours = [arr.left_value or 0 for _, arr in results]
         theirs_os, t_os = timed(ospiel.min_deadwood, os_in)
         rl_line = ""
         rl_diff: list[int] = []
@@ -305,7 +309,7 @@ def main() -> None:
             rl_line = f"; RLCard over all 11 discards {rate(len(hands), t_rl).strip()} hands/s, differs {len(rl_diff)}"
         lower = [i for i in range(len(hands)) if ours[i] < theirs_os[i]]
         higher = [i for i in range(len(hands)) if ours[i] > theirs_os[i]]
-        print(f"  {label}: ours (best_discard) {rate(len(hands), t_ours).strip()} hands/s,"
+        print(f"  {label}: ours (best_discard_score) {rate(len(hands), t_ours).strip()} hands/s,"
               f" OpenSpiel min_deadwood(11) {rate(len(hands), t_os).strip()} hands/s{rl_line}")
         print(f"    ours differs from OpenSpiel on {len(lower) + len(higher)} of {len(hands):,}"
               f" ({(len(lower) + len(higher)) / len(hands):.2%}): ours lower on {len(lower)}, higher on {len(higher)}")
@@ -316,7 +320,7 @@ def main() -> None:
             brute_ok += truth == ours[i]
             if truth != ours[i] or i in higher or i in rl_diff or shown < args.show:
                 shown += 1
-                discard, arr = results[i]
+                discard, arr = solver.best_discard(hands[i])
                 print(f"    {names(deck, hands[i])}")
                 print(f"      OpenSpiel {theirs_os[i]}: {ospiel.explain(hands[i], deck)}")
                 print(f"      ours {ours[i]}: {show_arrangement(deck, arr, discard)}")

@@ -102,6 +102,8 @@ class Solver:
         self._wild_class = self._wild_classes()
         self._wild_limit = {k.index: _wild_limit(k) for k in self.specs}
         self._suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
+        self._rank = tuple(deck.rank_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
+        self._suit = tuple(deck.suit_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
         self._run_windows: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
         for k in self.specs:
             if k.run:
@@ -225,6 +227,177 @@ class Solver:
         hand = _Hand(self, tuple(cards), self._gain_or_none)
         hand.solve(hand.full)
         return self._build(hand, hand.full)
+
+    def best_score(self, cards: Sequence[Card]) -> int:
+        """Just the score of the best arrangement (as ``arrange(cards).score``, without building it).
+
+        A hand in which no meld can even be formed (the common case for a
+        random hand) is answered from the card values alone; a hand of
+        distinct plain naturals (no card twice, none that can be wild) is
+        searched over a bitmask of its cards.
+        """
+        utility = sum(map(self.left_utility.__getitem__, cards))
+        if self._may_meld(cards):
+            utility += self._best_gain(tuple(cards))
+        objective = self.objective
+        value = self.sign * utility + objective.linear.const
+        return objective.wrap(value) if objective.wrap is not None else value
+
+    def best_discard_score(self, cards: Sequence[Card]) -> int:
+        """The score after the best discard (as ``best_discard(cards)[1].score``, without building it)."""
+        hand = tuple(cards)
+        total = sum(self.left_utility[c] for c in hand)
+        if self._plain_and_distinct(hand):
+            solve, full, bit = self._bitmask_search(hand)
+            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in hand)
+            return self._score_of(total + best)
+        return max(self.best_score(_minus_all(hand, ((c,),))) for c in dict.fromkeys(hand))
+
+    def _score_of(self, utility: int) -> int:
+        return self.objective.score(self.sign * utility + self.objective.linear.const)
+
+    def _best_gain(self, hand: Multiset) -> int:
+        if self._plain_and_distinct(hand):
+            solve, full, _ = self._bitmask_search(hand)
+            return solve(full)
+        search = _Hand(self, hand, self._gain_or_none)
+        return search.solve(search.full)
+
+    def _plain_and_distinct(self, hand: Multiset) -> bool:
+        wild = self.wild_capable
+        return len(set(hand)) == len(hand) and not any(wild[c] for c in hand)
+
+    def _bitmask_search(self, hand: Multiset) -> tuple[Callable[[int], int], int, dict[Card, int]]:
+        """A memoised search over the bitmask of free cards (every card distinct)."""
+        order = self.order
+        cards = sorted(hand, key=order.__getitem__)
+        bit = {c: 1 << i for i, c in enumerate(cards)}
+        by_low: dict[int, list[tuple[int, int]]] = {}
+        known = self._gain_values
+        for m in self._plain_candidates(hand):
+            g = known[m] if m in known else self.gain_value(m)  # plain melds are their own canonical form
+            if g is not None and g > 0:
+                mask = 0
+                for c in m:
+                    mask |= bit[c]
+                by_low.setdefault(mask & -mask, []).append((mask, g))
+        for options in by_low.values():
+            options.sort(key=lambda mg: -mg[1])
+        memo: dict[int, int] = {0: 0}
+
+        def solve(free: int) -> int:
+            hit = memo.get(free)
+            if hit is not None:
+                return hit
+            low = free & -free
+            best = solve(free ^ low)
+            for mask, g in by_low.get(low, ()):
+                if mask & free == mask:
+                    value = g + solve(free ^ mask)
+                    if value > best:
+                        best = value
+            memo[free] = best
+            return best
+
+        return solve, (1 << len(cards)) - 1, bit
+
+    def _plain_candidates(self, hand: Multiset) -> Iterator[Multiset]:
+        """Candidate melds of a hand of distinct plain naturals: rank groups and suit sequences."""
+        rank, suit = self._rank, self._suit
+        codes = self._suit_codes
+        R = self.deck.n_ranks
+        ace = self.deck.ace
+        by_rank: dict[int, list[int]] = {}
+        by_suit: dict[int, int] = {}
+        for c in hand:
+            by_rank.setdefault(rank[c], []).append(suit[c])
+            by_suit[suit[c]] = by_suit.get(suit[c], 0) | (1 << rank[c])
+        for k in self.specs:
+            if not k.run:
+                for r, suits in by_rank.items():
+                    for size in range(k.lo, min(k.hi, len(suits)) + 1):
+                        for chosen in itertools.combinations(sorted(suits), size):
+                            yield tuple(codes[su][r] for su in chosen)
+                continue
+            for su, mask in by_suit.items():
+                if k.ace == "wrap":
+                    line = mask | (mask << R)  # twice round: windows may cross the top
+                    top = 2 * R
+                elif k.ace in ("high", "either") and ace is not None and mask >> ace & 1:
+                    line = mask | (1 << R) if k.ace == "either" else (mask & ~(1 << ace)) | (1 << R)
+                    top = R + 1
+                else:
+                    line = mask
+                    top = R
+                seen: set[Multiset] = set()
+                start = 0
+                while start < top:
+                    if not line >> start & 1:
+                        start += 1
+                        continue
+                    end = start
+                    while end + 1 < top and line >> (end + 1) & 1:
+                        end += 1
+                    length = end - start + 1
+                    for size in range(k.lo, min(k.hi, length, R) + 1):
+                        for a in range(start, end - size + 2):
+                            ranks = [(p % R) if p != R or k.ace == "wrap" else ace for p in range(a, a + size)]
+                            if len(set(ranks)) == size:
+                                meld = tuple(codes[su][r] for r in ranks if r is not None)
+                                if meld not in seen:
+                                    seen.add(meld)
+                                    yield meld
+                    start = end + 1
+
+    def _may_meld(self, cards: Sequence[Card]) -> bool:
+        """False only when no meld kind can possibly be formed from ``cards``."""
+        rank, suit, wild_capable = self._rank, self._suit, self.wild_capable
+        suits_of = [0] * self.deck.n_ranks
+        copies_of = [0] * self.deck.n_ranks
+        ranks_of = [0] * self.deck.n_suits
+        wild = most_suits = most_copies = 0
+        for c in cards:
+            if wild_capable[c]:
+                wild += 1
+            r = rank[c]
+            if r < 0:
+                continue
+            su = suit[c]
+            n = copies_of[r] = copies_of[r] + 1
+            if n > most_copies:
+                most_copies = n
+            bit = 1 << su
+            if not suits_of[r] & bit:
+                suits_of[r] |= bit
+                n = suits_of[r].bit_count()
+                if n > most_suits:
+                    most_suits = n
+            ranks_of[su] |= 1 << r
+        for k in self.specs:
+            budget = 0 if k.no_wilds is not None else min(wild, self._wild_limit[k.index])
+            need = k.lo - budget
+            if need <= 0:
+                return True
+            if not k.run:
+                if (most_suits if k.distinct is not None else most_copies) >= need:
+                    return True
+                continue
+            for mask in ranks_of:
+                if mask.bit_count() < need:
+                    continue
+                if budget == 0 and k.ace == "low":
+                    x = mask
+                    for i in range(1, need):
+                        x &= mask >> i
+                    if x:
+                        return True
+                    continue
+                for size, _, wmask in self._run_windows[k.index]:
+                    if size > k.lo:
+                        break
+                    if (wmask & mask).bit_count() >= need:
+                        return True
+        return False
 
     def _gain_or_none(self, meld: Multiset) -> int | None:
         return self.gain_value(meld)
