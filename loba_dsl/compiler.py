@@ -359,38 +359,11 @@ def _roles(kind: MeldKind, ki: int, deck: Deck, wilds: frozenset[Card],
 
 
 def _tables_on_melds(expr: A.Expr, tables: set[str]) -> set[str]:
-    out: set[str] = set()
-
-    def walk(e: A.Expr) -> None:
-        match e:
-            case A.Call(name=name, args=args):
-                for arg in args:
-                    if name in tables and isinstance(arg.value, A.Var) and arg.value.name == "melds":
-                        out.add(name)
-                    walk(arg.value)
-                    if arg.where is not None:
-                        walk(arg.where)
-            case A.Neg(value=v) | A.Not(value=v):
-                walk(v)
-            case A.Arith(first=f, rest=rest):
-                walk(f)
-                for _, o in rest:
-                    walk(o)
-            case A.Compare(left=left, right=right):
-                walk(left)
-                walk(right)
-            case A.And(items=items) | A.Or(items=items):
-                for i in items:
-                    walk(i)
-            case A.Cond(test=t, then=a, otherwise=b):
-                walk(t)
-                walk(a)
-                walk(b)
-            case _:
-                pass
-
-    walk(expr)
-    return out
+    """The value tables a formula applies to the melds."""
+    return {
+        e.name for e in A.walk(expr) if isinstance(e, A.Call) and e.name in tables
+        and any(isinstance(arg.value, A.Var) and arg.value.name == "melds" for arg in e.args)
+    }
 
 
 def _suggest(word: str, pool: Mapping[str, Any] | Any) -> str | None:

@@ -98,10 +98,6 @@ class Ruleset:
     meld_values: Mapping[str, Mapping[ValueKey, int]] = field(default_factory=dict)
     """Per value table used on melds, the value of a card in each role."""
 
-    @property
-    def gives_meld_points(self) -> bool:
-        return self.meld_points is not None
-
     def kind(self, name: str) -> MeldKind:
         for k in self.kinds:
             if k.name == name:

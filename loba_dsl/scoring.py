@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from loba_dsl.deck import Card
 from loba_dsl.dsl import ast as A
-from loba_dsl.errors import InputError, LobaError, Location, raise_all
+from loba_dsl.errors import InputError, LobaError, raise_all
 from loba_dsl.melds import Reading
 from loba_dsl.melds import matcher_for as matcher
 
@@ -162,36 +162,11 @@ class _Env:
 
 def hand_table(ruleset: Ruleset) -> str | None:
     """The first value table the round formula applies to the hand."""
-    found: list[str] = []
-
-    def walk(e: A.Expr) -> None:
-        match e:
-            case A.Call(name=name, args=args):
-                for arg in args:
-                    if name in ruleset.tables and isinstance(arg.value, A.Var) and arg.value.name == "hand":
-                        found.append(name)
-                    walk(arg.value)
-            case A.Neg(value=v) | A.Not(value=v):
-                walk(v)
-            case A.Arith(first=f, rest=rest):
-                walk(f)
-                for _, o in rest:
-                    walk(o)
-            case A.Compare(left=left, right=right):
-                walk(left)
-                walk(right)
-            case A.And(items=items) | A.Or(items=items):
-                for i in items:
-                    walk(i)
-            case A.Cond(test=t, then=a, otherwise=b):
-                walk(t)
-                walk(a)
-                walk(b)
-            case _:
-                pass
-
-    walk(ruleset.round_formula)
-    return found[0] if found else None
+    for e in A.walk(ruleset.round_formula):
+        if isinstance(e, A.Call) and e.name in ruleset.tables and any(
+                isinstance(arg.value, A.Var) and arg.value.name == "hand" for arg in e.args):
+            return e.name
+    return None
 
 
 def score_player(
@@ -328,10 +303,3 @@ def _check_table(sheet: RoundSheet, ruleset: Ruleset, n: int) -> list[LobaError]
                 f"{p.name} went out, so keeps {allowed} in hand under {ruleset.name} (turn.going_out: {going_out}), "
                 f"but has {len(p.hand)}", location=p.where))
     return errors
-
-
-def located(error: LobaError, where: Location) -> LobaError:
-    """Give an error a location if it has none."""
-    if error.location is None:
-        error.location = where
-    return error

@@ -6,6 +6,7 @@ Every node carries a :class:`Pos` relative to the DSL text it came from
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -257,3 +258,31 @@ class ContractTerm:
 class Contract:
     terms: tuple[ContractTerm, ...]
     pos: Pos
+
+
+def children(e: Expr) -> tuple[Expr, ...]:
+    """The direct sub-expressions of ``e``, in source order (``where`` filters included)."""
+    match e:
+        case Neg(value=v) | Not(value=v):
+            return (v,)
+        case Arith(first=first, rest=rest):
+            return (first, *(operand for _, operand in rest))
+        case Compare(left=left, right=right):
+            return (left, right)
+        case And(items=items) | Or(items=items):
+            return items
+        case Cond(test=t, then=a, otherwise=b):
+            return (t, a, b)
+        case Call(args=args):
+            return tuple(x for arg in args for x in (arg.value, arg.where) if x is not None)
+        case _:
+            return ()
+
+
+def walk(e: Expr) -> Iterator[Expr]:
+    """Every sub-expression of ``e``, itself first, in source order (iterative: no recursion limit)."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(children(node)))

@@ -347,41 +347,7 @@ def _item_scope(coll: Type, scope: Scope) -> Scope:
 
 def free_names(expr: A.Expr) -> set[str]:
     """Every variable name an expression mentions (``where`` filters included)."""
-    out: set[str] = set()
-
-    def walk(e: A.Expr) -> None:
-        match e:
-            case A.Var(name=name):
-                out.add(name)
-            case A.Neg(value=v) | A.Not(value=v):
-                walk(v)
-            case A.Arith(first=first, rest=rest):
-                walk(first)
-                for _, o in rest:
-                    walk(o)
-            case A.Compare(left=left, right=right):
-                walk(left)
-                walk(right)
-            case A.And(items=items) | A.Or(items=items):
-                for i in items:
-                    walk(i)
-            case A.Cond(test=t, then=a, otherwise=b):
-                walk(t)
-                walk(a)
-                walk(b)
-            case A.Call(args=args):
-                for arg in args:
-                    walk(arg.value)
-                    if arg.where is not None:
-                        walk(arg.where)
-            case _:
-                pass
-
-    walk(expr)
-    return out
-
-
-# ---------------------------------------------------------------- expressions: evaluation
+    return {e.name for e in A.walk(expr) if isinstance(e, A.Var)}
 
 
 class MeldFacts(Protocol):
@@ -578,30 +544,5 @@ def _card_expr(expr: A.Expr, deck: Deck, card: Card, role: CardRole) -> int:
 
 
 def _find_var(expr: A.Expr, name: str) -> A.Pos:
-    found: list[A.Pos] = []
-
-    def walk(e: A.Expr) -> None:
-        match e:
-            case A.Var(name=n, pos=pos) if n == name:
-                found.append(pos)
-            case A.Neg(value=v) | A.Not(value=v):
-                walk(v)
-            case A.Arith(first=f, rest=rest):
-                walk(f)
-                for _, o in rest:
-                    walk(o)
-            case A.Compare(left=left, right=right):
-                walk(left)
-                walk(right)
-            case A.Cond(test=t, then=a, otherwise=b):
-                walk(t)
-                walk(a)
-                walk(b)
-            case A.Call(args=args):
-                for arg in args:
-                    walk(arg.value)
-            case _:
-                pass
-
-    walk(expr)
+    found = [e.pos for e in A.walk(expr) if isinstance(e, A.Var) and e.name == name]
     return found[0] if found else expr.pos
