@@ -100,6 +100,11 @@ class Solver:
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
         self._gain_values: dict[Multiset, int | None] = {}
         self._wild_class = self._wild_classes()
+        members: dict[Card, list[Card]] = {}
+        for card, rep in sorted(self._wild_class.items(), key=lambda cr: (cr[0] != deck.joker_code, self.order[cr[0]])):
+            members.setdefault(rep, []).append(card)
+        self._class_members = members
+        """Each class's members, the Joker first."""
         self._wild_limit = {k.index: _wild_limit(k) for k in self.specs}
         self._suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
         self._rank = tuple(deck.rank_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
@@ -196,17 +201,23 @@ class Solver:
         wild_class = self._wild_class
         if not any(c in wild_class for c in meld):
             return meld
-        deck = self.deck
         plain = [c for c in meld if not self.wild_capable[c]]
         if not plain:
             return meld
-        suit, rank = deck.suit_of(plain[0]), deck.rank_of(plain[0])
+        rank, suit, joker = self._rank, self._suit, self.deck.joker_code
+        s0, r0 = suit[plain[0]], rank[plain[0]]
+
+        def forced(c: Card) -> bool:
+            """Wild whatever the reading: not of the plain naturals' suit (a run) nor rank (a set)."""
+            return c == joker or (suit[c] != s0 and rank[c] != r0)
+
         out = []
         for c in meld:
-            rep = wild_class.get(c)
-            if rep is not None and c != deck.joker_code and (deck.suit_of(c) == suit or deck.rank_of(c) == rank):
-                rep = None  # it might be natural here
-            out.append(rep if rep is not None else c)
+            k = wild_class.get(c)
+            if k is not None and forced(c):
+                # The class's stand-in must itself be forced wild here: the Joker, else its first such member.
+                c = next(m for m in self._class_members[k] if forced(m))
+            out.append(c)
         return self._sorted(out)
 
     def _table_points(self, table: str, meld: Multiset, best: Reading) -> int:
