@@ -220,6 +220,60 @@ class Solver:
             out.append(c)
         return self._sorted(out)
 
+    def merge_pure_wilds(self, cards: Multiset, raw: list[tuple[Multiset, int]]
+                         ) -> tuple[Multiset, list[tuple[Multiset, int]], tuple[Card, ...]]:
+        """Search the cards of the Joker's class that no candidate meld reads as natural as Jokers.
+
+        Such a card (a 2 that is only ever wild in this hand) behaves exactly
+        like a Joker: same value in hand, same value as a wild, never natural.
+        Searching it as a Joker makes interchangeable cards one, which shrinks
+        the search; :meth:`_Hand.real` gives it its name back.
+        """
+        joker = self.deck.joker_code
+        cls = self._wild_class.get(joker)
+        members = {c for c in cards if c != joker and cls is not None and self._wild_class.get(c) == cls}
+        if not members:
+            return cards, raw, ()
+        natural: set[Card] = set()
+        for m, _ in raw:
+            plain = [c for c in m if not self.wild_capable[c]]
+            for c in set(m) & members - natural:
+                if not plain:
+                    natural.add(c)  # a meld of cards that can be wild only: the 2 may be natural there
+                    continue
+                s0, r0 = self._suit[plain[0]], self._rank[plain[0]]
+                if self._suit[c] != s0 and self._rank[c] != r0:
+                    continue  # forced wild in this meld
+                canon = self._canonical(m)
+                found = self.gain(canon)
+                assert found is not None
+                reading = found[1]
+                if any(canon[reading.order[q]] == c and not reading.wild[q] for q in range(len(canon))):
+                    natural.add(c)
+        pure = members - natural
+        if not pure:
+            return cards, raw, ()
+        stand_ins = tuple(c for c in cards if c in pure)
+        mapped = self._sorted([joker if c in pure else c for c in cards])
+        merged: dict[Multiset, int] = {}
+        for m, g in raw:
+            key = self._sorted([joker if c in pure else c for c in m])
+            merged[key] = max(g, merged.get(key, g))
+        return mapped, sorted(merged.items(), key=lambda mg: [self.order[c] for c in mg[0]]), stand_ins
+
+    def uses_joker_class_wild(self, meld: Multiset) -> bool:
+        """Does ``meld`` use as a forced wild a card of the Joker's class that is not a Joker?"""
+        joker = self.deck.joker_code
+        cls = self._wild_class.get(joker)
+        if cls is None:
+            return False
+        plain = [c for c in meld if not self.wild_capable[c]]
+        if not plain:
+            return False
+        s0, r0 = self._suit[plain[0]], self._rank[plain[0]]
+        return any(c != joker and self._wild_class.get(c) == cls and self._suit[c] != s0 and self._rank[c] != r0
+                   for c in meld)
+
     def _table_points(self, table: str, meld: Multiset, best: Reading) -> int:
         if table == self.rs.meld_points and best.points is not None:
             return best.points
@@ -262,7 +316,11 @@ class Solver:
             solve, full, bit = self._bitmask_search(hand)
             best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in hand)
             return self._score_of(total + best)
-        return max(self.best_score(_minus_all(hand, ((c,),))) for c in dict.fromkeys(hand))
+        best = max(self._gain_of(_minus_all(hand, ((c,),))) - self.left_utility[c] for c in dict.fromkeys(hand))
+        return self._score_of(total + best)
+
+    def _gain_of(self, hand: Multiset) -> int:
+        return self._best_gain(hand) if self._may_meld(hand) else 0
 
     def _score_of(self, utility: int) -> int:
         return self.objective.score(self.sign * utility + self.objective.linear.const)
@@ -417,10 +475,10 @@ class Solver:
         """The arrangement the search chose for the free cards ``key`` (and the dead cards)."""
         from loba_dsl.scoring import score_player
 
-        melds: list[PlacedMeld] = []
+        chosen: list[Multiset] = []
         left: list[Card] = list(hand.dead)
-        if dropped is not None and dropped in left:
-            left.remove(dropped)
+        if dropped is not None and hand.alias.get(dropped, dropped) in left:
+            left.remove(hand.alias.get(dropped, dropped))
         while key:
             i = hand.first(key)
             choice = hand.choice(key)
@@ -429,11 +487,15 @@ class Solver:
                 key -= 1 << (_BITS * i)
                 continue
             cand = hand.cands[choice]
-            g = self.gain(cand.cards)
-            assert g is not None
-            melds.append(PlacedMeld(cand.cards, g[1], g[0]))
+            chosen.append(cand.cards)
             key -= cand.delta
-        left = list(self._sorted(left))
+        real_melds, real_left = hand.real(chosen, left, dropped)
+        melds: list[PlacedMeld] = []
+        for m in real_melds:
+            g = self.gain(self._sorted(m))
+            assert g is not None, "a chosen meld is legal"
+            melds.append(PlacedMeld(self._sorted(m), g[1], g[0]))
+        left = list(self._sorted(real_left))
         scored = score_player(self.rs, melds=[m.cards for m in melds], hand=left, players=self.players)
         cards = list(hand.given)
         if dropped is not None:
@@ -547,7 +609,10 @@ class Solver:
                 return GoingOut(True, None, self._build(hand, hand.full))
         if len(hand.dead) > 1:
             return GoingOut(False, None, None)
-        for code in dict.fromkeys(hand.dead or hand.cards):
+        dead = {hand.alias.get(c, c) for c in hand.dead}
+        for code in dict.fromkeys(hand.given):
+            if hand.dead and hand.alias.get(code, code) not in dead:
+                continue  # a dead card must be the discard
             key = hand.without(code)
             rest = hand.full if key is None else key
             if hand.solve(rest) == total - 1:
@@ -562,7 +627,7 @@ class Solver:
         """
         hand = _Hand(self, tuple(cards), self._gain_or_none)
         best: tuple[int, Card, int] | None = None
-        for code in dict.fromkeys(hand.cards):
+        for code in dict.fromkeys(hand.given):
             key = hand.without(code)
             rest = hand.full if key is None else key
             value = hand.solve(rest) - self.left_utility[code]
@@ -635,8 +700,9 @@ class Solver:
             reached = worths[choice] + acc if spec.scope == "first_turn" else max(acc, worths[choice])
             acc = min(reached, minimum)
             key -= cand.delta
-        rest = self.arrange(_minus_all(hand.cards, melds))
-        chosen = [*melds, *(m.cards for m in rest.melds)]
+        opening_melds, _ = hand.real(melds, [])
+        rest = self.arrange(_minus_all(hand.given, opening_melds))
+        chosen = [*opening_melds, *(m.cards for m in rest.melds)]
         return self._arrangement_of(hand.given, chosen)
 
     def contract(self, cards: Sequence[Card], round_number: int) -> Arrangement | None:
@@ -696,7 +762,8 @@ class Solver:
             n = kinds.index(kind)
             need = (*need[:n], need[n] - 1, *need[n + 1:])
             key -= hand.cands[j].delta
-        return self._arrangement_of(hand.given, melds)
+        real_melds, _ = hand.real(melds, [])
+        return self._arrangement_of(hand.given, real_melds)
 
     def _arrangement_of(self, cards: Multiset, melds: Sequence[Multiset]) -> Arrangement:
         from loba_dsl.scoring import score_player
@@ -721,6 +788,10 @@ class _Cand:
     """(bit shift, copies) per distinct card it uses."""
     bound: float
     """Sum of the per-card bound shares of its cards."""
+    swap: bool = False
+    """It uses as a wild a card of the Joker's class that is not a Joker (a 2 that could be natural)."""
+    jokers: int = 0
+    """How many Jokers it uses."""
 
 
 class _Hand:
@@ -733,12 +804,17 @@ class _Hand:
         self.cards = cards
         counts = Counter(cards)
         raw = []
-        uses: Counter[Card] = Counter()
         for m in solver.hand_candidates(cards):
             g = gain(m)
             if g is not None and g > 0:
                 raw.append((m, g))
-                uses.update(set(m))
+        cards, raw, self.stand_ins = solver.merge_pure_wilds(cards, raw)
+        """Cards that can only ever be wild here, searched as Jokers (``real`` maps them back)."""
+        self.alias = {c: solver.deck.joker_code for c in self.stand_ins}
+        counts = Counter(cards)
+        uses: Counter[Card] = Counter()
+        for m, _ in raw:
+            uses.update(set(m))
         # Cards no meld can use are simply kept; the others are taken most constrained first.
         self.dead = tuple(c for c in cards if not uses[c])
         self.codes = sorted((c for c in counts if uses[c]), key=lambda c: (uses[c], solver.order[c]))
@@ -758,22 +834,50 @@ class _Hand:
             _tighten(share, [([index[c] for c in m], g) for m, g in raw])
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
+        joker = solver.deck.joker_code
+        self.joker_shift = _BITS * index[joker] if joker in index else -1
         for m, g in raw:
             used = Counter(m)
             need = tuple((_BITS * index[c], n) for c, n in used.items())
             delta = sum(n << s for s, n in need)
             bound = sum(share[index[c]] for c in m)
             self.by_first[min(index[c] for c in m)].append(len(cands))
-            cands.append(_Cand(m, g, delta, need, bound))
+            swap = self.joker_shift >= 0 and solver.uses_joker_class_wild(m)
+            cands.append(_Cand(m, g, delta, need, bound, swap, used[joker]))
         self.cands = cands
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
         self.memo: dict[int, tuple[int, int, bool]] = {}
         """key -> (value, choice, exact); a value that is not exact bounds the true one from above."""
 
+    def real(self, melds: Sequence[Multiset], left: Sequence[Card], dropped: Card | None = None
+             ) -> tuple[list[Multiset], list[Card]]:
+        """Melds and cards left in real cards: the stand-ins searched as Jokers get their own names back."""
+        if not self.stand_ins:
+            return list(melds), list(left)
+        joker = next(iter(self.alias.values()))
+        real_jokers = self.given.count(joker)
+        spare = list(self.stand_ins)
+        if dropped is not None and dropped in spare:
+            spare.remove(dropped)
+        elif dropped == joker:
+            real_jokers -= 1
+
+        def name(c: Card) -> Card:
+            nonlocal real_jokers
+            if c != joker:
+                return c
+            if real_jokers > 0:
+                real_jokers -= 1
+                return c
+            return spare.pop(0)
+
+        real_melds = [tuple(name(c) for c in m) for m in melds]
+        return real_melds, [name(c) for c in left]
+
     def without(self, card: Card) -> int | None:
         """The full key less one copy of ``card`` (``None`` if the card is dead: not in the key)."""
-        i = self.index.get(card)
+        i = self.index.get(self.alias.get(card, card))
         return None if i is None else self.full - (1 << (_BITS * i))
 
     @staticmethod
@@ -829,10 +933,13 @@ class _Hand:
         choice = -1
         guard = self.guard
         cands = self.cands
+        joker_shift = self.joker_shift
         for j in self.by_first[i]:
             cand = cands[j]
             if ((key | guard) - cand.delta) & guard != guard:
                 continue  # some card of the meld is not free
+            if cand.swap and (key >> joker_shift) & _MASK > cand.jokers:
+                continue  # the same meld with a free Joker instead of the 2 is as good and keeps the 2
             floor = best if best > alpha else alpha
             rest_ub = ub - cand.bound
             if cand.gain + rest_ub <= floor + 1e-9:
