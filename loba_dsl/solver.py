@@ -99,6 +99,9 @@ class Solver:
         self.left_utility, self.meld_terms = self._terms()
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
         self._gain_values: dict[Multiset, int | None] = {}
+        self._value_by_meld: dict[Multiset, int | None] = {}
+        self._swaps: dict[Multiset, bool] = {}
+        self._class_naturals: dict[Multiset, frozenset[Card]] = {}
         self._wild_class = self._wild_classes()
         members: dict[Card, list[Card]] = {}
         for card, rep in sorted(self._wild_class.items(), key=lambda cr: (cr[0] != deck.joker_code, self.order[cr[0]])):
@@ -189,12 +192,17 @@ class Solver:
         with any other card that behaves the same as a wild and in hand
         (same class): the meld is looked up with the class's first card.
         """
+        by_meld = self._value_by_meld
+        if meld in by_meld:
+            return by_meld[meld]
         key = self._canonical(meld)
         if key in self._gain_values:
-            return self._gain_values[key]
-        g = self.gain(key)
-        value = None if g is None else g[0]
-        self._gain_values[key] = value
+            value = self._gain_values[key]
+        else:
+            g = self.gain(key)
+            value = None if g is None else g[0]
+            self._gain_values[key] = value
+        by_meld[meld] = value
         return value
 
     def _canonical(self, meld: Multiset) -> Multiset:
@@ -236,20 +244,8 @@ class Solver:
             return cards, raw, ()
         natural: set[Card] = set()
         for m, _ in raw:
-            plain = [c for c in m if not self.wild_capable[c]]
-            for c in set(m) & members - natural:
-                if not plain:
-                    natural.add(c)  # a meld of cards that can be wild only: the 2 may be natural there
-                    continue
-                s0, r0 = self._suit[plain[0]], self._rank[plain[0]]
-                if self._suit[c] != s0 and self._rank[c] != r0:
-                    continue  # forced wild in this meld
-                canon = self._canonical(m)
-                found = self.gain(canon)
-                assert found is not None
-                reading = found[1]
-                if any(canon[reading.order[q]] == c and not reading.wild[q] for q in range(len(canon))):
-                    natural.add(c)
+            if members - natural:
+                natural |= self._naturals_of_class(m) & members
         pure = members - natural
         if not pure:
             return cards, raw, ()
@@ -261,8 +257,40 @@ class Solver:
             merged[key] = max(g, merged.get(key, g))
         return mapped, sorted(merged.items(), key=lambda mg: [self.order[c] for c in mg[0]]), stand_ins
 
+    def _naturals_of_class(self, meld: Multiset) -> frozenset[Card]:
+        """The cards of the Joker's class that ``meld`` may read as natural (cached per meld)."""
+        found = self._class_naturals.get(meld)
+        if found is not None:
+            return found
+        out: set[Card] = set()
+        joker = self.deck.joker_code
+        cls = self._wild_class.get(joker)
+        plain = [c for c in meld if not self.wild_capable[c]]
+        for c in set(meld):
+            if c == joker or cls is None or self._wild_class.get(c) != cls:
+                continue
+            if not plain:
+                out.add(c)  # a meld of cards that can be wild only: the 2 may be natural there
+                continue
+            if self._suit[c] != self._suit[plain[0]] and self._rank[c] != self._rank[plain[0]]:
+                continue  # forced wild in this meld
+            canon = self._canonical(meld)
+            g = self.gain(canon)
+            assert g is not None
+            reading = g[1]
+            if any(canon[reading.order[q]] == c and not reading.wild[q] for q in range(len(canon))):
+                out.add(c)
+        result = self._class_naturals[meld] = frozenset(out)
+        return result
+
     def uses_joker_class_wild(self, meld: Multiset) -> bool:
-        """Does ``meld`` use as a forced wild a card of the Joker's class that is not a Joker?"""
+        """Does ``meld`` use as a forced wild a card of the Joker's class that is not a Joker? (cached)"""
+        found = self._swaps.get(meld)
+        if found is None:
+            found = self._swaps[meld] = self._uses_joker_class_wild(meld)
+        return found
+
+    def _uses_joker_class_wild(self, meld: Multiset) -> bool:
         joker = self.deck.joker_code
         cls = self._wild_class.get(joker)
         if cls is None:
@@ -812,38 +840,48 @@ class _Hand:
         """Cards that can only ever be wild here, searched as Jokers (``real`` maps them back)."""
         self.alias = {c: solver.deck.joker_code for c in self.stand_ins}
         counts = Counter(cards)
-        uses: Counter[Card] = Counter()
+        uses: dict[Card, int] = {}
         for m, _ in raw:
-            uses.update(set(m))
+            for c in set(m):
+                uses[c] = uses.get(c, 0) + 1
         # Cards no meld can use are simply kept; the others are taken most constrained first.
-        self.dead = tuple(c for c in cards if not uses[c])
-        self.codes = sorted((c for c in counts if uses[c]), key=lambda c: (uses[c], solver.order[c]))
+        self.dead = tuple(c for c in cards if c not in uses)
+        self.codes = sorted(uses, key=lambda c: (uses[c], solver.order[c]))
         self.counts = [counts[c] for c in self.codes]
         index = {c: i for i, c in enumerate(self.codes)}
         self.index = index
         self.full = sum(n << (_BITS * i) for i, n in enumerate(self.counts))
         self.guard = sum(_GUARD << (_BITS * i) for i in range(len(self.codes)))
-        cands: list[_Cand] = []
+        per_meld: list[dict[int, int]] = []
         share = [0.0] * len(self.codes)
         for m, g in raw:
-            per = g / len(m)
+            used: dict[int, int] = {}
             for c in m:
-                if per > share[index[c]]:
-                    share[index[c]] = per
+                i = index[c]
+                used[i] = used.get(i, 0) + 1
+            per_meld.append(used)
+            per = g / len(m)
+            for i in used:
+                if per > share[i]:
+                    share[i] = per
         if len(raw) > _TIGHTEN_FROM:
-            _tighten(share, [([index[c] for c in m], g) for m, g in raw])
+            _tighten(share, [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)])
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
         joker = solver.deck.joker_code
         self.joker_shift = _BITS * index[joker] if joker in index else -1
-        for m, g in raw:
-            used = Counter(m)
-            need = tuple((_BITS * index[c], n) for c, n in used.items())
-            delta = sum(n << s for s, n in need)
-            bound = sum(share[index[c]] for c in m)
-            self.by_first[min(index[c] for c in m)].append(len(cands))
-            swap = self.joker_shift >= 0 and solver.uses_joker_class_wild(m)
-            cands.append(_Cand(m, g, delta, need, bound, swap, used[joker]))
+        joker_index = index.get(joker, -1)
+        cands: list[_Cand] = []
+        for (m, g), used in zip(raw, per_meld, strict=True):
+            need = tuple((_BITS * i, n) for i, n in used.items())
+            delta = 0
+            bound = 0.0
+            for i, n in used.items():
+                delta += n << (_BITS * i)
+                bound += n * share[i]
+            self.by_first[min(used)].append(len(cands))
+            swap = joker_index >= 0 and solver.uses_joker_class_wild(m)
+            cands.append(_Cand(m, g, delta, need, bound, swap, used.get(joker_index, 0)))
         self.cands = cands
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
@@ -991,31 +1029,35 @@ def _wild_limit(k: _Spec) -> int:
     return max(0, limit)
 
 
-def _tighten(share: list[float], melds: list[tuple[list[int], int]], passes: int = 3) -> None:
+def _tighten(share: list[float], melds: list[tuple[dict[int, int], int]], passes: int = 3) -> None:
     """Lower the per-card shares while every meld's gain stays covered by its cards' shares.
 
-    Any shares with ``sum(share[c] for c in meld) >= gain`` for every meld bound
+    Any shares with ``sum(copies * share[card]) >= gain`` for every meld bound
     what disjoint melds can gain (the dual of their fractional packing); each
     pass lowers each card's share to the least that keeps its melds covered.
     """
     containing: list[list[int]] = [[] for _ in share]
-    for k, (cards, _) in enumerate(melds):
-        for c in set(cards):
+    for k, (used, _) in enumerate(melds):
+        for c in used:
             containing[c].append(k)
-    sums = [sum(share[c] for c in cards) for cards, _ in melds]
+    slack = [sum(n * share[c] for c, n in used.items()) - g for used, g in melds]
     order = sorted(range(len(share)), key=lambda c: -share[c])
     for _ in range(passes):
         for c in order:
             if not containing[c] or share[c] <= 0:
                 continue
-            slack = min(sums[k] - melds[k][1] for k in containing[c])
-            if slack <= 1e-9:
+            cut = share[c]
+            for k in containing[c]:
+                room = slack[k] / melds[k][0][c]
+                if room < cut:
+                    cut = room
+                    if cut <= 1e-9:
+                        break
+            if cut <= 1e-9:
                 continue
-            per_copy = min(slack / melds[k][0].count(c) for k in containing[c])
-            cut = min(per_copy, share[c])
             share[c] -= cut
             for k in containing[c]:
-                sums[k] -= cut * melds[k][0].count(c)
+                slack[k] -= cut * melds[k][0][c]
 
 
 def _all_windows(k: _Spec, R: int, ace: int | None) -> Iterator[list[int]]:
