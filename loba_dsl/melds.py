@@ -163,6 +163,13 @@ class Matcher:
         table = table or ruleset.meld_points
         self.values = ruleset.meld_values.get(table) if table is not None and scored else None
         self.names = deck.names
+        # Wild cards that score alike in every position of every kind: which goes where never matters.
+        as_wild: dict[Card, list[tuple[tuple[int, int, bool], int]]] = {}
+        for key, v in (self.values or {}).items():
+            if key[2]:
+                as_wild.setdefault(key[1], []).append(((key[0], key[3], key[4]), v))
+        signature: dict[tuple[tuple[tuple[int, int, bool], int], ...], int] = {}
+        self.wild_value_class = tuple(signature.setdefault(tuple(sorted(as_wild.get(c, ()))), c) for c in range(n))
         self._plain_cache: dict[int, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
 
     # ------------------------------------------------------------ public
@@ -191,7 +198,6 @@ class Matcher:
         for i, c in enumerate(cards):
             (forced if always[c] else ambiguous if maybe[c] else plain).append(i)
         best: Reading | None = None
-        best_key: tuple[int, int, int, int, int] | None = None
         per_kind: dict[int, list[Failure]] = {}
         scored = self.values is not None
         if not ambiguous:  # the common case: every card is plainly natural or plainly wild
@@ -201,14 +207,8 @@ class Matcher:
                     per_kind[spec.index] = fails
                     continue
                 for r in readings:
-                    key = r.sort_key() if (best is not None or len(readings) > 1) else None
-                    if best is None:
-                        best, best_key = r, key
-                    else:
-                        if best_key is None:
-                            best_key = best.sort_key()
-                        if key is not None and key < best_key:
-                            best, best_key = r, key
+                    if best is None or _better(r, best):
+                        best = r
                 if best is not None and not scored:
                     break  # the roles are fixed: a later kind can only lose on the kind order
             if best is not None:
@@ -244,15 +244,9 @@ class Matcher:
                             per_kind[spec.index] = fails
                         continue
                     found = True
-                    if best is None and len(readings) == 1:
-                        best = readings[0]
-                        continue
-                    if best_key is None and best is not None:
-                        best_key = best.sort_key()
                     for r in readings:
-                        key = r.sort_key()
-                        if best_key is None or key < best_key:
-                            best, best_key = r, key
+                        if best is None or _better(r, best):
+                            best = r
                 if found and not scored:
                     break  # more wilds only means fewer naturals
         if best is not None:
@@ -514,6 +508,8 @@ class Matcher:
         if self.values is None or len(wild) < 2 or len({cards[i] for i in wild}) < 2:
             return [tuple(wild)]
         values = self.values
+        if all(self.wild_value_class[cards[i]] == self.wild_value_class[cards[wild[0]]] for i in wild):
+            return [tuple(wild)]  # these wilds score alike wherever they stand
         signatures = {
             cards[i]: tuple(values.get((k.index, cards[i], True, self.rank[stands[q]], highs[q]), 0) for q in wild_pos)
             for i in wild
@@ -581,6 +577,15 @@ def matcher_for(ruleset: Ruleset, table: str | None = None, *, scored: bool = Tr
         entry = (ruleset, Matcher(ruleset, table, scored=scored))
         _MATCHERS[key] = entry
     return entry[1]
+
+
+def _better(r: Reading, than: Reading) -> bool:
+    """``r`` comes before ``than`` in :meth:`Reading.sort_key` order (the costly part only on a tie)."""
+    a = (-(r.points or 0), -r.naturals, r.kind_index)
+    b = (-(than.points or 0), -than.naturals, than.kind_index)
+    if a != b:
+        return a < b
+    return (r.inversions(), r.start) < (than.inversions(), than.start)
 
 
 def _badness(fails: list[Failure]) -> tuple[int, int]:

@@ -39,6 +39,12 @@ Multiset = tuple[Card, ...]
 _TIGHTEN_FROM = 200
 """Hands with more candidate melds than this get a tighter bound (it costs time to compute)."""
 
+_LP_FROM = 400
+"""Hands with more candidate melds than this get their bound from the linear relaxation (HiGHS)."""
+
+_EPS = 1e-6
+"""Slack for floating-point bounds on whole-number gains."""
+
 _BITS = 5
 """Bits per distinct card in a packed count vector: 4 for the count, 1 guard bit."""
 _MASK = 0b1111
@@ -108,6 +114,7 @@ class Solver:
             members.setdefault(rep, []).append(card)
         self._class_members = members
         """Each class's members, the Joker first."""
+        self._stand_in: dict[tuple[Card, int, int], Card] = {}
         self._wild_limit = {k.index: _wild_limit(k) for k in self.specs}
         self._suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
         self._rank = tuple(deck.rank_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
@@ -209,24 +216,27 @@ class Solver:
         wild_class = self._wild_class
         if not any(c in wild_class for c in meld):
             return meld
-        plain = [c for c in meld if not self.wild_capable[c]]
-        if not plain:
+        wild_capable = self.wild_capable
+        first_plain = next((c for c in meld if not wild_capable[c]), None)
+        if first_plain is None:
             return meld
         rank, suit, joker = self._rank, self._suit, self.deck.joker_code
-        s0, r0 = suit[plain[0]], rank[plain[0]]
-
-        def forced(c: Card) -> bool:
-            """Wild whatever the reading: not of the plain naturals' suit (a run) nor rank (a set)."""
-            return c == joker or (suit[c] != s0 and rank[c] != r0)
-
-        out = []
-        for c in meld:
+        s0, r0 = suit[first_plain], rank[first_plain]
+        out = list(meld)
+        changed = False
+        for i, c in enumerate(meld):
             k = wild_class.get(c)
-            if k is not None and forced(c):
-                # The class's stand-in must itself be forced wild here: the Joker, else its first such member.
-                c = next(m for m in self._class_members[k] if forced(m))
-            out.append(c)
-        return self._sorted(out)
+            # Wild whatever the reading: not of the plain naturals' suit (a run) nor rank (a set).
+            if k is not None and (c == joker or (suit[c] != s0 and rank[c] != r0)):
+                stand_in = self._stand_in.get((k, s0, r0))
+                if stand_in is None:
+                    # The class's stand-in must itself be forced wild here: the Joker, else its first such member.
+                    stand_in = self._stand_in[(k, s0, r0)] = next(
+                        m for m in self._class_members[k] if m == joker or (suit[m] != s0 and rank[m] != r0))
+                if stand_in != c:
+                    out[i] = stand_in
+                    changed = True
+        return self._sorted(out) if changed else meld
 
     def merge_pure_wilds(self, cards: Multiset, raw: list[tuple[Multiset, int]]
                          ) -> tuple[Multiset, list[tuple[Multiset, int]], tuple[Card, ...]]:
@@ -864,7 +874,12 @@ class _Hand:
             for i in used:
                 if per > share[i]:
                     share[i] = per
-        if len(raw) > _TIGHTEN_FROM:
+        lp = None
+        if len(raw) > _LP_FROM:
+            lp = _lp_shares(self.counts, [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)])
+        if lp is not None:
+            share = lp
+        elif len(raw) > _TIGHTEN_FROM:
             _tighten(share, [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)])
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
@@ -963,8 +978,8 @@ class _Hand:
         hit = memo.get(key)
         if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
-        if ub <= alpha + 1e-9:
-            return int(alpha)  # even taking everything that is left cannot beat alpha
+        if ub < alpha + 1 - _EPS:
+            return int(alpha)  # even taking everything that is left cannot beat alpha (gains are whole numbers)
         i = self.first(key)
         # Keeping the first card is tried first: a good incumbent prunes many melds.
         best = self._search(key - (1 << (_BITS * i)), alpha, ub - self.share[i])
@@ -980,8 +995,8 @@ class _Hand:
                 continue  # the same meld with a free Joker instead of the 2 is as good and keeps the 2
             floor = best if best > alpha else alpha
             rest_ub = ub - cand.bound
-            if cand.gain + rest_ub <= floor + 1e-9:
-                continue  # cannot beat what is already in hand
+            if cand.gain + rest_ub < floor + 1 - _EPS:
+                continue  # cannot beat what is already in hand (gains are whole numbers)
             value = cand.gain + self._search(key - cand.delta, floor - cand.gain, rest_ub)
             if value > best:
                 best, choice = value, j
@@ -1027,6 +1042,59 @@ def _wild_limit(k: _Spec) -> int:
             elif op == "<":
                 limit = min(limit, v - 1)
     return max(0, limit)
+
+
+def _lp_shares(counts: list[int], melds: list[tuple[dict[int, int], int]]) -> list[float] | None:
+    """Per-card shares from the optimal dual of the melds' fractional packing, solved by HiGHS.
+
+    The packing (choose melds, each card at most as often as it is held) relaxed
+    to fractions is a small linear program; its optimal dual prices ``y`` cover
+    every meld (``sum(copies * y) >= gain``), so they bound every state of the
+    search, and at the root the bound is usually the optimum itself.  Returns
+    ``None`` (the caller keeps its own bound) if HiGHS is missing or the prices
+    do not check out.
+    """
+    try:
+        import highspy
+        import numpy as np
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    plain = getattr(highspy, "_Highs", None)  # the plain solver: quiet (the wrapper prints a banner)
+    if plain is None:  # pragma: no cover - other highspy layouts
+        return None
+    solver = plain()
+    solver.setOptionValue("output_flag", False)
+    lp = highspy.HighsLp()
+    lp.num_col_ = len(melds)
+    lp.num_row_ = len(counts)
+    lp.sense_ = highspy.ObjSense.kMaximize
+    lp.col_cost_ = np.array([float(g) for _, g in melds])
+    lp.col_lower_ = np.zeros(len(melds))
+    lp.col_upper_ = np.full(len(melds), highspy.kHighsInf)
+    lp.row_lower_ = np.full(len(counts), -highspy.kHighsInf)
+    lp.row_upper_ = np.array([float(n) for n in counts])
+    starts = [0]
+    index: list[int] = []
+    value: list[float] = []
+    for used, _ in melds:
+        for c, n in used.items():
+            index.append(c)
+            value.append(float(n))
+        starts.append(len(index))
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
+    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
+    lp.a_matrix_.value_ = np.array(value)
+    solver.passModel(lp)
+    solver.run()
+    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    prices = [max(0.0, abs(y)) for y in solver.getSolution().row_dual]
+    # Trust but verify: the prices must cover every meld, or they bound nothing.
+    for used, g in melds:
+        if sum(n * prices[c] for c, n in used.items()) < g - 1e-7:
+            return None
+    return [y + 1e-9 for y in prices]
 
 
 def _tighten(share: list[float], melds: list[tuple[dict[int, int], int]], passes: int = 3) -> None:
