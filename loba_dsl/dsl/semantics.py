@@ -89,7 +89,7 @@ class Names:
 
     def _hint(self, text: str, pool: Iterable[str]) -> str | None:
         """A rank written as its number (``1`` for the ace) suggests that rank first."""
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             for r in self.deck.ranks:
                 if r.face == int(text):
                     return f"did you mean '{r.key}'?"
