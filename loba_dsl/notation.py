@@ -253,11 +253,11 @@ def check_copies(
 
     >>> from loba_dsl.deck import Deck, Rank, Suit
     >>> deck = Deck(suits=(Suit("spades", "♠"),), ranks=(Rank("7", 7),), copies=2)
-    >>> check_copies(Notation(deck).parse("7♠ 7♠ 7♠ JOKER"), deck, ruleset="menos")
+    >>> check_copies(Notation(deck).parse("7♠ 7♠ 7♠ JOKER"), deck, ruleset="house")
     Traceback (most recent call last):
     ...
-    loba_dsl.errors.LobaErrors: <input>:1:7: error: 7♠ appears 3 times but the deck of 'menos' holds 2 copies
-    <input>:1:10: error: the deck of 'menos' has no JOKER
+    loba_dsl.errors.LobaErrors: <input>:1:7: error: 7♠ appears 3 times but the deck of 'house' holds 2 copies
+    <input>:1:10: error: the deck of 'house' has no JOKER
     """
     lines = text.split("\n") if text is not None else []
     counts: dict[Card, int] = {}

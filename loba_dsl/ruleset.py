@@ -135,8 +135,9 @@ class Ruleset:
 def load_ruleset(spec: str) -> Ruleset:
     """Load a ruleset by shipped name or file path; compiled once, then cached.
 
-    >>> load_ruleset("menos").kind("pierna").shape.max_size
-    4
+    >>> from loba_dsl.settings import DEFAULT_RULESET
+    >>> load_ruleset(DEFAULT_RULESET).name == DEFAULT_RULESET
+    True
     """
     from loba_dsl.loader import locate
 
