@@ -309,6 +309,16 @@ class Matcher:
             return Reading(k.name, k.index, order, stands, falses, points, lo)
         return None
 
+    def _size_and_wilds(self, k: _Spec, cards: tuple[Card, ...], wild: list[int]) -> list[Failure]:
+        """The clauses every kind checks first: its size, and whether it takes wild cards at all."""
+        fails = []
+        if not k.lo <= len(cards) <= k.hi:
+            fails.append(self._size_failure(k, len(cards)))
+        if wild and k.no_wilds is not None:
+            fails.append(Failure(k.name, k.index, k.no_wilds, "allows no wild cards, but {cards} would be wild",
+                                 tuple(cards[i] for i in wild)))
+        return fails
+
     def _plain(self, n: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
         cached = self._plain_cache.get(n)
         if cached is None:
@@ -322,14 +332,7 @@ class Matcher:
             if quick is not None:
                 return [], [quick]
         n = len(cards)
-        fails: list[Failure] = []
-        if n < k.lo or n > k.hi:
-            fails.append(self._size_failure(k, n))
-        if fails and not explain:
-            return fails, []
-        if wild and k.no_wilds is not None:
-            fails.append(Failure(k.name, k.index, k.no_wilds, "allows no wild cards, but {cards} would be wild",
-                                 tuple(cards[i] for i in wild)))
+        fails = self._size_and_wilds(k, cards, wild)
         if fails and not explain:
             return fails, []
         rank, suit = self.rank, self.suit
@@ -397,14 +400,7 @@ class Matcher:
             if quick is not None:
                 return [], [quick]
         n = len(cards)
-        fails: list[Failure] = []
-        if n < k.lo or n > k.hi:
-            fails.append(self._size_failure(k, n))
-        if fails and not explain:
-            return fails, []
-        if wild and k.no_wilds is not None:
-            fails.append(Failure(k.name, k.index, k.no_wilds, "allows no wild cards, but {cards} would be wild",
-                                 tuple(cards[i] for i in wild)))
+        fails = self._size_and_wilds(k, cards, wild)
         if fails and not explain:
             return fails, []
         suit, rank = self.suit, self.rank
