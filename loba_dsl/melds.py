@@ -422,18 +422,46 @@ class Matcher:
         out: list[Reading] = []
         apart_blocked = False
         run_suit = next(iter(suits)) if suits else 0
+        # With points to maximise and wilds that all score alike, price each window first and
+        # build readings only for the best-priced ones (the others cannot be chosen).
+        pricing = self.values is not None and len({self.wild_value_class[cards[i]] for i in wild}) <= 1
+        windows: list[tuple[int, bool, int, dict[int, int], list[int]]] = []
         for high in self._ace_options(k.ace):
             for start, positions in self._windows(k.ace, high, n, [nat_ranks[j] for j in range(len(nat))]):
                 wild_pos = [q for q in range(n) if q not in positions]
                 if k.apart is not None and any(b - a == 1 for a, b in itertools.pairwise(wild_pos)):
                     apart_blocked = True
                     continue
+                price = self._price(k, cards, nat, wild, positions, wild_pos, start, high) if pricing else 0
+                windows.append((price, high, start, positions, wild_pos))
+        top = max((w[0] for w in windows), default=0)
+        for price, high, start, positions, wild_pos in windows:
+            if price == top:
                 out.extend(self._run_readings(k, cards, nat, wild, positions, wild_pos, start, high, run_suit))
         if out:
             return [], out
         if apart_blocked and k.apart is not None:
             return [Failure(k.name, k.index, k.apart, "would need two wild cards side by side")], []
         return [self._sequence_failure(k, cards, nat, n)], []
+
+    def _price(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int], placed: dict[int, int],
+               wild_pos: list[int], start: int, high: bool) -> int:
+        """Points of a run window (wilds all scoring alike), without building the reading."""
+        values = self.values
+        assert values is not None
+        R, ace, rank = self.R, self.deck.ace, self.rank
+        total = 0
+        for j in placed.values():
+            c = cards[nat[j]]
+            total += values[(k.index, c, False, rank[c], high and rank[c] == ace)]
+        if wild:
+            w = cards[wild[0]]
+            wrap = k.ace == "wrap"
+            for q in wild_pos:
+                p = (start + q) % R if wrap else start + q
+                r = ace if (p == R and ace is not None) else p
+                total += values[(k.index, w, True, r, p == R)]
+        return total
 
     def _ace_options(self, mode: str) -> tuple[bool, ...]:
         if self.deck.ace is None:
