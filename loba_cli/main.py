@@ -21,7 +21,7 @@ from loba_dsl.settings import DEFAULT_RULESET
 
 app = typer.Typer(
     name="loba",
-    help="Loba rules as data: check melds, inspect and validate rulesets.",
+    help="Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
