@@ -1,9 +1,8 @@
 """Minimum gin deadwood: our solver against OpenSpiel and RLCard, on the same hands, in one run (issue 4).
 
-Needs the optional benchmark venv (OpenSpiel, RLCard; see ``requirements-bench.txt``)::
+Needs the optional benchmark venv (OpenSpiel, RLCard: the ``bench`` extra)::
 
-    python3 -m venv benchmarks/.venv-bench
-    benchmarks/.venv-bench/bin/pip install -e . -r benchmarks/requirements-bench.txt
+    bash benchmarks/setup_bench_venv.sh
     benchmarks/.venv-bench/bin/python benchmarks/bench_gin.py [--n 10000] [--seed 1] [--show 5]
 
 10-card hands (``--n`` uniformly random and ``--n`` meld-rich, fixed seed):

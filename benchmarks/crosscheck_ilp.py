@@ -1,7 +1,7 @@
 """Large hands: the solver against an independent integer program solved by HiGHS (issue 4).
 
-Needs the optional benchmark venv (SciPy >= 1.9 for ``scipy.optimize.milp``; see
-``requirements-bench.txt``)::
+Needs the optional benchmark venv (SciPy >= 1.9 for ``scipy.optimize.milp``; the ``bench``
+extra, installed by ``bash benchmarks/setup_bench_venv.sh``)::
 
     benchmarks/.venv-bench/bin/python benchmarks/crosscheck_ilp.py [--n 300] [--sizes 20 25 30] [--seed 1]
 

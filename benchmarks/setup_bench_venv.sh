@@ -7,6 +7,5 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${1:-$root/benchmarks/.venv-bench}"
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q -e "$root"
-"$venv/bin/python" -m pip install -q -r "$root/benchmarks/requirements-bench.txt"
+"$venv/bin/python" -m pip install -q -e "$root[bench]"
 "$venv/bin/python" -c "import pyspiel, rlcard, scipy.optimize; print('benchmark venv ready:', '$venv')"
