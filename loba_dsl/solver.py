@@ -21,34 +21,25 @@ and melds are tried in increasing order of their sorted cards.
 
 from __future__ import annotations
 
-import itertools
-import sys
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from loba_dsl.candidates import CandidateMixin
 from loba_dsl.deck import Card
 from loba_dsl.dsl import ast as A
-from loba_dsl.melds import Reading, _Spec, matcher_for
+from loba_dsl.melds import Reading, matcher_for
 from loba_dsl.objective import Objective, round_objective
 from loba_dsl.ruleset import Ruleset
-
-Multiset = tuple[Card, ...]
-
-_TIGHTEN_FROM = 200
-"""Hands with more candidate melds than this get a tighter bound (it costs time to compute)."""
-
-_LP_FROM = 400
-"""Hands with more candidate melds than this get their bound from the linear relaxation (HiGHS)."""
-
-_EPS = 1e-6
-"""Slack for floating-point bounds on whole-number gains."""
-
-_BITS = 5
-"""Bits per distinct card in a packed count vector: 4 for the count, 1 guard bit."""
-_MASK = 0b1111
-_GUARD = 0b10000
+from loba_dsl.search import (
+    _BITS,
+    Multiset,
+    _all_windows,
+    _Hand,
+    _minus_all,
+    _rank_at,
+    _wild_limit,
+)
 
 
 @dataclass(frozen=True)
@@ -83,7 +74,7 @@ class GoingOut:
     arrangement: Arrangement | None
 
 
-class Solver:
+class Solver(CandidateMixin):
     """Exact arrangements of hands under one ruleset (build once, solve many hands)."""
 
     def __init__(self, ruleset: Ruleset, *, players: int = 4) -> None:
@@ -321,10 +312,6 @@ class Solver:
 
     # ------------------------------------------------------------ search
 
-    def _sorted(self, cards: Sequence[Card]) -> Multiset:
-        order = self.order
-        return tuple(sorted(cards, key=order.__getitem__))
-
     def arrange(self, cards: Sequence[Card]) -> Arrangement:
         """The best arrangement of ``cards`` if the round ended now."""
         hand = _Hand(self, tuple(cards), self._gain_or_none)
@@ -408,104 +395,6 @@ class Solver:
 
         return solve, (1 << len(cards)) - 1, bit
 
-    def _plain_candidates(self, hand: Multiset) -> Iterator[Multiset]:
-        """Candidate melds of a hand of distinct plain naturals: rank groups and suit sequences."""
-        rank, suit = self._rank, self._suit
-        codes = self._suit_codes
-        R = self.deck.n_ranks
-        ace = self.deck.ace
-        by_rank: dict[int, list[int]] = {}
-        by_suit: dict[int, int] = {}
-        for c in hand:
-            by_rank.setdefault(rank[c], []).append(suit[c])
-            by_suit[suit[c]] = by_suit.get(suit[c], 0) | (1 << rank[c])
-        for k in self.specs:
-            if not k.run:
-                for r, suits in by_rank.items():
-                    for size in range(k.lo, min(k.hi, len(suits)) + 1):
-                        for chosen in itertools.combinations(sorted(suits), size):
-                            yield tuple(codes[su][r] for su in chosen)
-                continue
-            for su, mask in by_suit.items():
-                if k.ace == "wrap":
-                    line = mask | (mask << R)  # twice round: windows may cross the top
-                    top = 2 * R
-                elif k.ace in ("high", "either") and ace is not None and mask >> ace & 1:
-                    line = mask | (1 << R) if k.ace == "either" else (mask & ~(1 << ace)) | (1 << R)
-                    top = R + 1
-                else:
-                    line = mask
-                    top = R
-                seen: set[Multiset] = set()
-                start = 0
-                while start < top:
-                    if not line >> start & 1:
-                        start += 1
-                        continue
-                    end = start
-                    while end + 1 < top and line >> (end + 1) & 1:
-                        end += 1
-                    length = end - start + 1
-                    for size in range(k.lo, min(k.hi, length, R) + 1):
-                        for a in range(start, end - size + 2):
-                            ranks = [(p % R) if p != R or k.ace == "wrap" else ace for p in range(a, a + size)]
-                            if len(set(ranks)) == size:
-                                meld = tuple(codes[su][r] for r in ranks if r is not None)
-                                if meld not in seen:
-                                    seen.add(meld)
-                                    yield meld
-                    start = end + 1
-
-    def _may_meld(self, cards: Sequence[Card]) -> bool:
-        """False only when no meld kind can possibly be formed from ``cards``."""
-        rank, suit, wild_capable = self._rank, self._suit, self.wild_capable
-        suits_of = [0] * self.deck.n_ranks
-        copies_of = [0] * self.deck.n_ranks
-        ranks_of = [0] * self.deck.n_suits
-        wild = most_suits = most_copies = 0
-        for c in cards:
-            if wild_capable[c]:
-                wild += 1
-            r = rank[c]
-            if r < 0:
-                continue
-            su = suit[c]
-            n = copies_of[r] = copies_of[r] + 1
-            if n > most_copies:
-                most_copies = n
-            bit = 1 << su
-            if not suits_of[r] & bit:
-                suits_of[r] |= bit
-                n = suits_of[r].bit_count()
-                if n > most_suits:
-                    most_suits = n
-            ranks_of[su] |= 1 << r
-        for k in self.specs:
-            budget = 0 if k.no_wilds is not None else min(wild, self._wild_limit[k.index])
-            need = k.lo - budget
-            if need <= 0:
-                return True
-            if not k.run:
-                if (most_suits if k.distinct is not None else most_copies) >= need:
-                    return True
-                continue
-            for mask in ranks_of:
-                if mask.bit_count() < need:
-                    continue
-                if budget == 0 and k.ace == "low":
-                    x = mask
-                    for i in range(1, need):
-                        x &= mask >> i
-                    if x:
-                        return True
-                    continue
-                for size, _, wmask in self._run_windows[k.index]:
-                    if size > k.lo:
-                        break
-                    if (wmask & mask).bit_count() >= need:
-                        return True
-        return False
-
     def _gain_or_none(self, meld: Multiset) -> int | None:
         return self.gain_value(meld)
 
@@ -539,91 +428,6 @@ class Solver:
         if dropped is not None:
             cards.remove(dropped)
         return Arrangement(tuple(cards), tuple(melds), tuple(left), scored.hand_value, scored.score, not left)
-
-    # ------------------------------------------------------------ candidate melds of a hand
-
-    def hand_candidates(self, hand: Multiset) -> list[Multiset]:
-        """Every sub-multiset of ``hand`` that may be a legal meld (a superset; the matcher decides)."""
-        counts = Counter(hand)
-        pool = [(c, n) for c, n in sorted(counts.items(), key=lambda cn: self.order[cn[0]]) if self.wild_capable[c]]
-        out: set[Multiset] = set()
-        pool_codes = {c for c, _ in pool}
-        memo: dict[tuple[int, Multiset], list[Multiset]] = {}
-
-        def combos(size: int, used: Sequence[Card]) -> list[Multiset]:
-            """Wild cards to add: every multiset of ``size`` from the pool, less copies already used."""
-            key = (size, tuple(sorted(c for c in used if c in pool_codes)))
-            found = memo.get(key)
-            if found is None:
-                found = memo[key] = list(_combos(pool, size, exclude=key[1]))
-            return found
-
-        for k in self.specs:
-            gen = self._runs(k, counts, pool, combos) if k.run else self._sets(k, counts, pool, combos)
-            for m in gen:
-                out.add(self._sorted(m))
-        wild_cards = sum(n for _, n in pool)
-        lo = min(k.lo for k in self.specs)
-        if wild_cards >= lo:  # melds of wild-capable cards only (natural 2s, or all wild where allowed)
-            hi = max(k.hi for k in self.specs)
-            for m in _submultisets(pool, hi):
-                if len(m) >= lo:
-                    out.add(self._sorted(m))
-        return sorted(out, key=lambda m: [self.order[c] for c in m])
-
-    def _sets(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]],
-              combos: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
-        deck = self.deck
-        budget = 0 if k.no_wilds is not None else min(self._wild_limit[k.index], sum(n for _, n in pool))
-        by_rank: dict[int, list[tuple[Card, int]]] = {}
-        for c, n in sorted(counts.items()):
-            if c != deck.joker_code and not (self.wild_capable[c] and not self.rs.natural_too):
-                by_rank.setdefault(deck.rank_of(c), []).append((c, n))
-        for items in by_rank.values():
-            if sum(n for _, n in items) + budget < k.lo:
-                continue
-            for sub in _submultisets(items, k.hi):
-                if not sub:
-                    continue
-                if k.distinct is not None:
-                    suits = [deck.suit_of(c) for c in sub]
-                    if len(set(suits)) < len(suits):
-                        continue
-                for w in range(min(budget, k.hi - len(sub)) + 1):
-                    if len(sub) + w < k.lo:
-                        continue
-                    for wilds in combos(w, sub):
-                        yield (*sub, *wilds)
-
-    def _runs(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]],
-              combos: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
-        deck = self.deck
-        n_wild = sum(n for _, n in pool)
-        budget = 0 if k.no_wilds is not None else min(n_wild, self._wild_limit[k.index])
-        windows = self._run_windows[k.index]
-        for suit in range(deck.n_suits):
-            codes = self._suit_codes[suit]
-            present = 0
-            n_present = 0
-            for r, c in enumerate(codes):
-                if counts[c] > 0:
-                    present |= 1 << r
-                    n_present += 1
-            if n_present == 0 or n_present + budget < k.lo:
-                continue
-            for size, ranks, mask in windows:
-                if size > n_present + budget:
-                    break
-                have = (mask & present).bit_count()
-                gaps = size - have
-                if gaps > budget or not have:
-                    continue
-                options = [codes[r] for r in ranks if present >> r & 1]
-                for extra in range(min(budget - gaps, have - 1) + 1):
-                    for to_wild in itertools.combinations(range(have), extra):
-                        naturals = [c for i, c in enumerate(options) if i not in to_wild]
-                        for wilds in combos(gaps + extra, naturals):
-                            yield (*naturals, *wilds)
 
     # ------------------------------------------------------------ going out, discards
 
@@ -816,198 +620,6 @@ class Solver:
         return Arrangement(cards, tuple(placed), left, scored.hand_value, scored.score, not left)
 
 
-@dataclass(frozen=True, slots=True)
-class _Cand:
-    cards: Multiset
-    gain: int
-    delta: int
-    """The candidate's cards as a packed count vector (4 bits per distinct card of the hand)."""
-    need: tuple[tuple[int, int], ...]
-    """(bit shift, copies) per distinct card it uses."""
-    bound: float
-    """Sum of the per-card bound shares of its cards."""
-    swap: bool = False
-    """It uses as a wild a card of the Joker's class that is not a Joker (a 2 that could be natural)."""
-    jokers: int = 0
-    """How many Jokers it uses."""
-
-
-class _Hand:
-    """One hand's search: distinct cards, candidate melds, memo on packed free-card counts."""
-
-    def __init__(self, solver: Solver, given: Multiset, gain: Callable[[Multiset], int | None]) -> None:
-        self.given = given
-        """The cards in the order they were given (arrangements show them so)."""
-        cards = solver._sorted(given)
-        self.cards = cards
-        counts = Counter(cards)
-        raw = []
-        for m in solver.hand_candidates(cards):
-            g = gain(m)
-            if g is not None and g > 0:
-                raw.append((m, g))
-        cards, raw, self.stand_ins = solver.merge_pure_wilds(cards, raw)
-        """Cards that can only ever be wild here, searched as Jokers (``real`` maps them back)."""
-        self.alias = {c: solver.deck.joker_code for c in self.stand_ins}
-        counts = Counter(cards)
-        uses: dict[Card, int] = {}
-        for m, _ in raw:
-            for c in set(m):
-                uses[c] = uses.get(c, 0) + 1
-        # Cards no meld can use are simply kept; the others are taken most constrained first.
-        self.dead = tuple(c for c in cards if c not in uses)
-        self.codes = sorted(uses, key=lambda c: (uses[c], solver.order[c]))
-        self.counts = [counts[c] for c in self.codes]
-        index = {c: i for i, c in enumerate(self.codes)}
-        self.index = index
-        self.full = sum(n << (_BITS * i) for i, n in enumerate(self.counts))
-        self.guard = sum(_GUARD << (_BITS * i) for i in range(len(self.codes)))
-        per_meld: list[dict[int, int]] = []
-        share = [0.0] * len(self.codes)
-        for m, g in raw:
-            used: dict[int, int] = {}
-            for c in m:
-                i = index[c]
-                used[i] = used.get(i, 0) + 1
-            per_meld.append(used)
-            per = g / len(m)
-            for i in used:
-                if per > share[i]:
-                    share[i] = per
-        lp = None
-        if len(raw) > _LP_FROM:
-            lp = _lp_shares(self.counts, [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)])
-        if lp is not None:
-            share = lp
-        elif len(raw) > _TIGHTEN_FROM:
-            _tighten(share, [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)])
-        self.share = share
-        self.by_first: list[list[int]] = [[] for _ in self.codes]
-        joker = solver.deck.joker_code
-        self.joker_shift = _BITS * index[joker] if joker in index else -1
-        joker_index = index.get(joker, -1)
-        cands: list[_Cand] = []
-        for (m, g), used in zip(raw, per_meld, strict=True):
-            need = tuple((_BITS * i, n) for i, n in used.items())
-            delta = 0
-            bound = 0.0
-            for i, n in used.items():
-                delta += n << (_BITS * i)
-                bound += n * share[i]
-            self.by_first[min(used)].append(len(cands))
-            swap = joker_index >= 0 and solver.uses_joker_class_wild(m)
-            cands.append(_Cand(m, g, delta, need, bound, swap, used.get(joker_index, 0)))
-        self.cands = cands
-        for options in self.by_first:  # most promising first: better pruning
-            options.sort(key=lambda j: -cands[j].gain)
-        self.memo: dict[int, tuple[int, int, bool]] = {}
-        """key -> (value, choice, exact); a value that is not exact bounds the true one from above."""
-
-    def real(self, melds: Sequence[Multiset], left: Sequence[Card], dropped: Card | None = None
-             ) -> tuple[list[Multiset], list[Card]]:
-        """Melds and cards left in real cards: the stand-ins searched as Jokers get their own names back."""
-        if not self.stand_ins:
-            return list(melds), list(left)
-        joker = next(iter(self.alias.values()))
-        real_jokers = self.given.count(joker)
-        spare = list(self.stand_ins)
-        if dropped is not None and dropped in spare:
-            spare.remove(dropped)
-        elif dropped == joker:
-            real_jokers -= 1
-
-        def name(c: Card) -> Card:
-            nonlocal real_jokers
-            if c != joker:
-                return c
-            if real_jokers > 0:
-                real_jokers -= 1
-                return c
-            return spare.pop(0)
-
-        real_melds = [tuple(name(c) for c in m) for m in melds]
-        return real_melds, [name(c) for c in left]
-
-    def without(self, card: Card) -> int | None:
-        """The full key less one copy of ``card`` (``None`` if the card is dead: not in the key)."""
-        i = self.index.get(self.alias.get(card, card))
-        return None if i is None else self.full - (1 << (_BITS * i))
-
-    @staticmethod
-    def first(key: int) -> int:
-        return ((key & -key).bit_length() - 1) // _BITS
-
-    def bound(self, key: int) -> float:
-        total = 0.0
-        i = 0
-        share = self.share
-        while key:
-            n = key & _MASK
-            if n:
-                total += n * share[i]
-            key >>= _BITS
-            i += 1
-        return total
-
-    def solve(self, key: int) -> int:
-        """Greatest total gain of disjoint candidate melds within the free cards ``key`` (exact)."""
-        if not key:
-            return 0
-        hit = self.memo.get(key)
-        if hit is not None and hit[2]:
-            return hit[0]
-        return self._search(key, -1, self.bound(key))
-
-    def choice(self, key: int) -> int:
-        """The meld chosen at an exactly solved state (-1: keep the first card)."""
-        hit = self.memo.get(key)
-        if hit is None or not hit[2]:
-            self._search(key, -1, self.bound(key))
-            hit = self.memo[key]
-        return hit[1]
-
-    def _search(self, key: int, alpha: float, ub: float) -> int:
-        """Branch and bound with a memo of exact values and of upper bounds.
-
-        Returns the exact best gain of ``key`` when it is above ``alpha``;
-        otherwise some value no greater than ``alpha`` that bounds it from above.
-        """
-        if not key:
-            return 0
-        memo = self.memo
-        hit = memo.get(key)
-        if hit is not None and (hit[2] or hit[0] <= alpha):
-            return hit[0]
-        if ub < alpha + 1 - _EPS:
-            return int(alpha)  # even taking everything that is left cannot beat alpha (gains are whole numbers)
-        i = self.first(key)
-        # Keeping the first card is tried first: a good incumbent prunes many melds.
-        best = self._search(key - (1 << (_BITS * i)), alpha, ub - self.share[i])
-        choice = -1
-        guard = self.guard
-        cands = self.cands
-        joker_shift = self.joker_shift
-        for j in self.by_first[i]:
-            cand = cands[j]
-            if ((key | guard) - cand.delta) & guard != guard:
-                continue  # some card of the meld is not free
-            if cand.swap and (key >> joker_shift) & _MASK > cand.jokers:
-                continue  # the same meld with a free Joker instead of the 2 is as good and keeps the 2
-            floor = best if best > alpha else alpha
-            rest_ub = ub - cand.bound
-            if cand.gain + rest_ub < floor + 1 - _EPS:
-                continue  # cannot beat what is already in hand (gains are whole numbers)
-            value = cand.gain + self._search(key - cand.delta, floor - cand.gain, rest_ub)
-            if value > best:
-                best, choice = value, j
-        if best <= alpha:
-            # Failed low: the options that were cut were only bounded by alpha, so alpha is the bound.
-            memo[key] = (int(alpha), -1, False)
-            return int(alpha)
-        memo[key] = (best, choice, True)
-        return best
-
-
 class _Outer:
     """The round's facts, for a ``where`` filter that names them."""
 
@@ -1031,175 +643,3 @@ class _Facts:
         self.suits = len({rs.deck.suit_of(c) for c in best.stands})
         self.wilds = best.wilds
         self.naturals = best.naturals
-
-
-def _wild_limit(k: _Spec) -> int:
-    limit = k.hi
-    for counter, op, v, _ in k.limits:
-        if counter == "wilds":
-            if op in ("<=", "=="):
-                limit = min(limit, v)
-            elif op == "<":
-                limit = min(limit, v - 1)
-    return max(0, limit)
-
-
-def _lp_shares(counts: list[int], melds: list[tuple[dict[int, int], int]]) -> list[float] | None:
-    """Per-card shares from the optimal dual of the melds' fractional packing, solved by HiGHS.
-
-    The packing (choose melds, each card at most as often as it is held) relaxed
-    to fractions is a small linear program; its optimal dual prices ``y`` cover
-    every meld (``sum(copies * y) >= gain``), so they bound every state of the
-    search, and at the root the bound is usually the optimum itself.  Returns
-    ``None`` (the caller keeps its own bound) if HiGHS is missing or the prices
-    do not check out.
-    """
-    try:
-        import highspy
-        import numpy as np
-    except ImportError:  # pragma: no cover - a declared dependency
-        return None
-    plain = getattr(highspy, "_Highs", None)  # the plain solver: quiet (the wrapper prints a banner)
-    if plain is None:  # pragma: no cover - other highspy layouts
-        return None
-    solver = plain()
-    solver.setOptionValue("output_flag", False)
-    lp = highspy.HighsLp()
-    lp.num_col_ = len(melds)
-    lp.num_row_ = len(counts)
-    lp.sense_ = highspy.ObjSense.kMaximize
-    lp.col_cost_ = np.array([float(g) for _, g in melds])
-    lp.col_lower_ = np.zeros(len(melds))
-    lp.col_upper_ = np.full(len(melds), highspy.kHighsInf)
-    lp.row_lower_ = np.full(len(counts), -highspy.kHighsInf)
-    lp.row_upper_ = np.array([float(n) for n in counts])
-    starts = [0]
-    index: list[int] = []
-    value: list[float] = []
-    for used, _ in melds:
-        for c, n in used.items():
-            index.append(c)
-            value.append(float(n))
-        starts.append(len(index))
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    lp.a_matrix_.index_ = np.array(index, dtype=np.int32)
-    lp.a_matrix_.value_ = np.array(value)
-    solver.passModel(lp)
-    solver.run()
-    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-        return None
-    prices = [max(0.0, abs(y)) for y in solver.getSolution().row_dual]
-    # Trust but verify: the prices must cover every meld, or they bound nothing.
-    for used, g in melds:
-        if sum(n * prices[c] for c, n in used.items()) < g - 1e-7:
-            return None
-    return [y + 1e-9 for y in prices]
-
-
-def _tighten(share: list[float], melds: list[tuple[dict[int, int], int]], passes: int = 3) -> None:
-    """Lower the per-card shares while every meld's gain stays covered by its cards' shares.
-
-    Any shares with ``sum(copies * share[card]) >= gain`` for every meld bound
-    what disjoint melds can gain (the dual of their fractional packing); each
-    pass lowers each card's share to the least that keeps its melds covered.
-    """
-    containing: list[list[int]] = [[] for _ in share]
-    for k, (used, _) in enumerate(melds):
-        for c in used:
-            containing[c].append(k)
-    slack = [sum(n * share[c] for c, n in used.items()) - g for used, g in melds]
-    order = sorted(range(len(share)), key=lambda c: -share[c])
-    for _ in range(passes):
-        for c in order:
-            if not containing[c] or share[c] <= 0:
-                continue
-            cut = share[c]
-            for k in containing[c]:
-                room = slack[k] / melds[k][0][c]
-                if room < cut:
-                    cut = room
-                    if cut <= 1e-9:
-                        break
-            if cut <= 1e-9:
-                continue
-            share[c] -= cut
-            for k in containing[c]:
-                slack[k] -= cut * melds[k][0][c]
-
-
-def _all_windows(k: _Spec, R: int, ace: int | None) -> Iterator[list[int]]:
-    """Position lists of every run window of an allowed size (positions past ``R - 1`` are the high ace)."""
-    hi = min(k.hi, R)
-    if k.ace == "wrap":
-        for size in range(k.lo, hi + 1):
-            for start in range(R if size < R else 1):
-                yield [start + i for i in range(size)]
-        return
-    mappings = {"low": (False,), "high": (True,), "either": (False, True)}.get(k.ace, (False,))
-    seen: set[tuple[int, int]] = set()
-    for high in mappings if ace is not None else (False,):
-        lo_bound = 1 if (high and ace == 0) else 0
-        hi_bound = R if high else R - 1
-        for size in range(k.lo, hi + 1):
-            for start in range(lo_bound, hi_bound - size + 2):
-                if (start, size) not in seen:
-                    seen.add((start, size))
-                    yield list(range(start, start + size))
-
-
-def _rank_at(p: int, k: _Spec, R: int, ace: int | None) -> int:
-    if k.ace == "wrap":
-        return p % R
-    if p == R:
-        assert ace is not None
-        return ace
-    return p
-
-
-def _submultisets(items: list[tuple[Card, int]], max_size: int) -> Iterator[Multiset]:
-    """Every sub-multiset of ``items`` (code, count) with at most ``max_size`` cards."""
-
-    def rec(i: int, room: int) -> Iterator[Multiset]:
-        if i == len(items):
-            yield ()
-            return
-        code, n = items[i]
-        for take in range(min(n, room) + 1):
-            for rest in rec(i + 1, room - take):
-                yield (code,) * take + rest
-
-    yield from rec(0, max(0, max_size))
-
-
-def _combos(pool: list[tuple[Card, int]], size: int, exclude: Sequence[Card] = ()) -> Iterator[Multiset]:
-    """Every multiset of ``size`` cards from ``pool``, less the copies already used in ``exclude``."""
-    if size == 0:
-        yield ()
-        return
-    used = Counter(exclude)
-    avail = [(c, n - used[c]) for c, n in pool if n - used[c] > 0]
-
-    def rec(i: int, room: int) -> Iterator[Multiset]:
-        if room == 0:
-            yield ()
-            return
-        if i == len(avail):
-            return
-        code, n = avail[i]
-        for take in range(min(n, room), -1, -1):
-            for rest in rec(i + 1, room - take):
-                yield (code,) * take + rest
-
-    yield from rec(0, size)
-
-
-def _minus_all(cards: Multiset, melds: Sequence[Multiset]) -> Multiset:
-    out = list(cards)
-    for m in melds:
-        for c in m:
-            out.remove(c)
-    return tuple(out)
-
-
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
