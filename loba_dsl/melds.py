@@ -442,6 +442,8 @@ class Matcher:
             return [], out
         if apart_blocked and k.apart is not None:
             return [Failure(k.name, k.index, k.apart, "would need two wild cards side by side")], []
+        if not explain:  # the caller wants no words: skip working out which ace rule is to blame
+            return [Failure(k.name, k.index, HEAD, "is not a sequence", structural=True)], []
         return [self._sequence_failure(k, cards, nat, n)], []
 
     def _price(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int], placed: dict[int, int],

@@ -106,6 +106,8 @@ class Solver(CandidateMixin):
         self._class_members = members
         """Each class's members, the Joker first."""
         self._stand_in: dict[tuple[Card, int, int], Card] = {}
+        self._class_of = tuple(self._wild_class.get(c, -1) for c in range(deck.n_codes))
+        """Each card's wild class (its representative card), or -1."""
         self._wild_limit = {k.index: _wild_limit(k) for k in self.specs}
         self._suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
         self._rank = tuple(deck.rank_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
@@ -204,21 +206,24 @@ class Solver(CandidateMixin):
         return value
 
     def _canonical(self, meld: Multiset) -> Multiset:
-        wild_class = self._wild_class
-        if not any(c in wild_class for c in meld):
-            return meld
-        wild_capable = self.wild_capable
-        first_plain = next((c for c in meld if not wild_capable[c]), None)
-        if first_plain is None:
+        class_of, wild_capable = self._class_of, self.wild_capable
+        first_plain = -1
+        classed = False
+        for c in meld:
+            if class_of[c] >= 0:
+                classed = True
+            elif first_plain < 0 and not wild_capable[c]:
+                first_plain = c
+        if not classed or first_plain < 0:
             return meld
         rank, suit, joker = self._rank, self._suit, self.deck.joker_code
         s0, r0 = suit[first_plain], rank[first_plain]
         out = list(meld)
         changed = False
         for i, c in enumerate(meld):
-            k = wild_class.get(c)
+            k = class_of[c]
             # Wild whatever the reading: not of the plain naturals' suit (a run) nor rank (a set).
-            if k is not None and (c == joker or (suit[c] != s0 and rank[c] != r0)):
+            if k >= 0 and (c == joker or (suit[c] != s0 and rank[c] != r0)):
                 stand_in = self._stand_in.get((k, s0, r0))
                 if stand_in is None:
                     # The class's stand-in must itself be forced wild here: the Joker, else its first such member.
