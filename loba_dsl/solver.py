@@ -249,8 +249,15 @@ class Solver(CandidateMixin):
         if not members:
             return cards, raw, ()
         natural: set[Card] = set()
+        suits = {self._suit[c] for c in members}
+        ranks = {self._rank[c] for c in members}
+        wild_capable, rank, suit = self.wild_capable, self._rank, self._suit
         for m, _ in raw:
-            if members - natural:
+            if not members - natural:
+                break
+            # A member can be natural only beside a plain natural of its suit (a run) or rank (a set).
+            first = m[0]
+            if wild_capable[first] or suit[first] in suits or rank[first] in ranks:
                 natural |= self._naturals_of_class(m) & members
         pure = members - natural
         if not pure:
