@@ -46,9 +46,7 @@ class _Cand:
     cards: Multiset
     gain: int
     delta: int
-    """The candidate's cards as a packed count vector (4 bits per distinct card of the hand)."""
-    need: tuple[tuple[int, int], ...]
-    """(bit shift, copies) per distinct card it uses."""
+    """The candidate's cards as a packed count vector (5 bits per distinct card of the hand)."""
     bound: float
     """Sum of the per-card bound shares of its cards."""
     swap: bool = False
@@ -75,10 +73,9 @@ class _Hand:
         """Cards that can only ever be wild here, searched as Jokers (``real`` maps them back)."""
         self.alias = {c: solver.deck.joker_code for c in self.stand_ins}
         counts = Counter(cards)
-        uses: dict[Card, int] = {}
+        uses: Counter[Card] = Counter()
         for m, _ in raw:
-            for c in set(m):
-                uses[c] = uses.get(c, 0) + 1
+            uses.update(set(m))
         # Cards no meld can use are simply kept; the others are taken most constrained first.
         self.dead = tuple(c for c in cards if c not in uses)
         self.codes = sorted(uses, key=lambda c: (uses[c], solver.order[c]))
@@ -113,7 +110,6 @@ class _Hand:
         joker_index = index.get(joker, -1)
         cands: list[_Cand] = []
         for (m, g), used in zip(raw, per_meld, strict=True):
-            need = tuple((_BITS * i, n) for i, n in used.items())
             delta = 0
             bound = 0.0
             for i, n in used.items():
@@ -121,7 +117,7 @@ class _Hand:
                 bound += n * share[i]
             self.by_first[min(used)].append(len(cands))
             swap = joker_index >= 0 and solver.uses_joker_class_wild(m)
-            cands.append(_Cand(m, g, delta, need, bound, swap, used.get(joker_index, 0)))
+            cands.append(_Cand(m, g, delta, bound, swap, used.get(joker_index, 0)))
         self.cands = cands
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
