@@ -389,11 +389,14 @@ class Solver(CandidateMixin):
     def _score_of(self, utility: int) -> int:
         return self.objective.score(self.sign * utility + self.objective.linear.const)
 
-    @_gc_paused
     def _best_gain(self, hand: Multiset) -> int:
         if self._plain_and_distinct(hand):
             solve, full, _ = self._bitmask_search(hand)
             return solve(full)
+        return self._searched_gain(hand)
+
+    @_gc_paused
+    def _searched_gain(self, hand: Multiset) -> int:
         search = _Hand(self, hand, self._gain_or_none)
         return search.solve(search.full)
 
