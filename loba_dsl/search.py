@@ -41,6 +41,14 @@ _MASK = 0b1111
 _GUARD = 0b10000
 
 
+_STATES_BEFORE_LP = 1500
+"""States a large hand's search may visit with the cheap bound before it switches to the LP bound."""
+
+
+class _Relax(Exception):
+    """The search outgrew the cheap bound: switch to the linear relaxation's."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Cand:
     cards: Multiset
@@ -96,13 +104,11 @@ class _Hand:
             for i in used:
                 if per > share[i]:
                     share[i] = per
-        lp = None
-        if len(raw) > _LP_FROM:
-            lp = _lp_shares(self.counts, [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)])
-        if lp is not None:
-            share = lp
-        elif len(raw) > _TIGHTEN_FROM:
-            _tighten(share, [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)])
+        self._packing = [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)]
+        """The melds as (card index -> copies, gain), for the linear relaxation if the search grows."""
+        self._can_relax = len(raw) > _LP_FROM
+        if len(raw) > _TIGHTEN_FROM:
+            _tighten(share, self._packing)
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
         joker = solver.deck.joker_code
@@ -122,6 +128,7 @@ class _Hand:
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
         self.memo: dict[int, tuple[int, int, bool]] = {}
+        self._budget = -1
         """key -> (value, choice, exact); a value that is not exact bounds the true one from above."""
 
     def real(self, melds: Sequence[Multiset], left: Sequence[Card], dropped: Card | None = None
@@ -171,13 +178,39 @@ class _Hand:
         return total
 
     def solve(self, key: int) -> int:
-        """Greatest total gain of disjoint candidate melds within the free cards ``key`` (exact)."""
+        """Greatest total gain of disjoint candidate melds within the free cards ``key`` (exact).
+
+        A large hand starts with the cheap bound; if its search grows past
+        ``_STATES_BEFORE_LP`` states, the bound is replaced by the linear
+        relaxation's (HiGHS) and the search goes on: every value already in the
+        memo is exact or a true upper bound, so none of it is lost.
+        """
         if not key:
             return 0
         hit = self.memo.get(key)
         if hit is not None and hit[2]:
             return hit[0]
+        if self._can_relax:
+            self._budget = _STATES_BEFORE_LP
+            try:
+                return self._search(key, -1, self.bound(key))
+            except _Relax:
+                self._can_relax = False
+                self._relax()
+            finally:
+                self._budget = -1
         return self._search(key, -1, self.bound(key))
+
+    def _relax(self) -> None:
+        """Switch to the bound of the linear relaxation (if HiGHS solves it)."""
+        prices = _lp_shares(self.counts, self._packing)
+        if prices is None:
+            return
+        self.share = prices
+        self.cands = [
+            _Cand(c.cards, c.gain, c.delta, sum(n * prices[i] for i, n in used.items()), c.swap, c.jokers)
+            for c, (used, _) in zip(self.cands, self._packing, strict=True)
+        ]
 
     def choice(self, key: int) -> int:
         """The meld chosen at an exactly solved state (-1: keep the first card)."""
@@ -199,6 +232,10 @@ class _Hand:
         hit = memo.get(key)
         if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
+        if self._budget >= 0:
+            if len(memo) > self._budget:
+                raise _Relax
+
         if ub < alpha + 1 - _EPS:
             return int(alpha)  # even taking everything that is left cannot beat alpha (gains are whole numbers)
         i = self.first(key)
