@@ -232,9 +232,8 @@ class _Hand:
         hit = memo.get(key)
         if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
-        if self._budget >= 0:
-            if len(memo) > self._budget:
-                raise _Relax
+        if self._budget >= 0 and len(memo) > self._budget:
+            raise _Relax
 
         if ub < alpha + 1 - _EPS:
             return int(alpha)  # even taking everything that is left cannot beat alpha (gains are whole numbers)
