@@ -95,12 +95,7 @@ def check(
         if cards is None or file is not None:
             _fail("error: --opening and --contract take the lay-down as CARDS, melds separated by '|'")
         raise typer.Exit(_requirement(cards, ruleset, lang, as_json, opening, contract))
-    if file is not None and cards is not None and cards != "-":
-        _fail("error: give the cards or --file, not both")
-    if file is None and cards in (None, "-"):
-        if cards is None:
-            _fail("error: give the cards to check (e.g. loba check \"A♣ 2♣ JOKER\"), or --file")
-        file = "-"
+    file = _batch_file(cards, file, 'give the cards to check (e.g. loba check "A♣ 2♣ JOKER"), or --file')
     rs = _guard(lambda: _load(ruleset))
     if file is not None:
         raise typer.Exit(_check_batch(file, rs, lang, as_json))
@@ -152,6 +147,17 @@ def _split_melds(cards: str, rs: Any, lang: str | None) -> list[tuple[int, ...]]
     check_copies(ParsedCards(tuple(all_cards), tuple(all_spans)), rs.deck, source="<cards>", text=cards,
                  ruleset=rs.name)
     return melds
+
+
+def _batch_file(cards: str | None, file: str | None, missing: str) -> str | None:
+    """The file to read one input per line from ('-': stdin), or None when CARDS is the input."""
+    if file is not None and cards is not None and cards != "-":
+        _fail("error: give the cards or --file, not both")
+    if file is None and cards in (None, "-"):
+        if cards is None:
+            _fail(f"error: {missing}")
+        return "-"
+    return file
 
 
 def _load(spec: str) -> Any:
@@ -279,12 +285,7 @@ def arrange(
     ] = False,
 ) -> None:
     """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out."""
-    if file is not None and cards is not None and cards != "-":
-        _fail("error: give the cards or --file, not both")
-    if file is None and cards in (None, "-"):
-        if cards is None:
-            _fail("error: give the hand to arrange, or --file")
-        file = "-"
+    file = _batch_file(cards, file, "give the hand to arrange, or --file")
     rs = _guard(lambda: _load(ruleset))
     solver = _guard(lambda: _solver(rs))
     if file is None:

@@ -589,20 +589,16 @@ class Matcher:
                        structural=True)
 
 
-_MATCHERS: dict[tuple[int, str | None, bool], tuple[Ruleset, Matcher]] = {}
-
-
 def matcher_for(ruleset: Ruleset, table: str | None = None, *, scored: bool = True) -> Matcher:
     """The matcher of a ruleset whose readings maximise ``table`` (default: its meld points), built once.
 
     ``scored=False`` gives a matcher that only judges legality (no points: faster).
     """
-    key = (id(ruleset), table, scored)
-    entry = _MATCHERS.get(key)
-    if entry is None or entry[0] is not ruleset:
-        entry = (ruleset, Matcher(ruleset, table, scored=scored))
-        _MATCHERS[key] = entry
-    return entry[1]
+    return ruleset.memo(("matcher", table, scored), _new_matcher, ruleset, table, scored)
+
+
+def _new_matcher(ruleset: Ruleset, table: str | None, scored: bool) -> Matcher:
+    return Matcher(ruleset, table, scored=scored)
 
 
 def _better(r: Reading, than: Reading) -> bool:

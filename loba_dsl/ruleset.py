@@ -14,11 +14,11 @@ import functools
 import hashlib
 import os
 import pickle
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path as FilePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from loba_dsl.deck import Card, Deck
 from loba_dsl.dsl import ast as A
@@ -27,6 +27,8 @@ from loba_dsl.settings import CACHE_VERSION
 
 if TYPE_CHECKING:
     from loba_dsl.notation import Notation
+
+T = TypeVar("T")
 
 ValueKey = tuple[int, Card, bool, int, bool]
 """(meld kind index, card, is wild, rank index it stands for, played high)."""
@@ -106,27 +108,40 @@ class Ruleset:
 
     def notation(self, lang: str | None = None) -> Notation:
         """The card notation of this ruleset's deck (cached per language)."""
-        return self._notations(lang)
+        return self.memo(("notation", lang), _notation, self.deck, lang)
+
+    def memo(self, key: Hashable, build: Callable[..., T], *args: Any) -> T:
+        """What other modules derive from this ruleset (matchers, compiled formulas), built once.
+
+        ``build(*args)`` runs only the first time ``key`` is asked for (no closure
+        is made per call: this sits on hot paths).  Kept on the ruleset itself, so
+        it lives exactly as long as the ruleset, and left out when the ruleset is
+        pickled to the disk cache.
+        """
+        cache = self._memo
+        try:
+            found: T = cache[key]
+        except KeyError:
+            found = cache[key] = build(*args)
+        return found
 
     @cached_property
-    def _notation_cache(self) -> dict[str | None, Notation]:
+    def _memo(self) -> dict[Hashable, Any]:
         return {}
-
-    def _notations(self, lang: str | None) -> Notation:
-        cache = self._notation_cache
-        if lang not in cache:
-            from loba_dsl.notation import Notation
-
-            cache[lang] = Notation(self.deck, lang)
-        return cache[lang]
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state.pop("_notation_cache", None)
+        state.pop("_memo", None)
         return state
 
     def where(self, *path: str | int) -> str:
         return self.origins.get(tuple(path), "(default)")
+
+
+def _notation(deck: Deck, lang: str | None) -> Notation:
+    from loba_dsl.notation import Notation
+
+    return Notation(deck, lang)
 
 
 # ---------------------------------------------------------------- loading with caches

@@ -210,29 +210,19 @@ def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tup
                        score - base)
 
 
-_FORMULAS: dict[int, tuple[Ruleset, Callable[[Any], Any]]] = {}
-
-
 def _formula(ruleset: Ruleset) -> Callable[[Any], Any]:
     """The round formula as closures, built once per ruleset in this process."""
-    entry = _FORMULAS.get(id(ruleset))
-    if entry is None or entry[0] is not ruleset:
-        from loba_dsl.dsl.closures import compile_formula
-
-        entry = (ruleset, compile_formula(ruleset.round_formula))
-        _FORMULAS[id(ruleset)] = entry
-    return entry[1]
+    return ruleset.memo("round formula", _compile_round, ruleset)
 
 
-_HAND_TABLES: dict[int, tuple[Ruleset, str | None]] = {}
+def _compile_round(ruleset: Ruleset) -> Callable[[Any], Any]:
+    from loba_dsl.dsl.closures import compile_formula
+
+    return compile_formula(ruleset.round_formula)
 
 
 def _hand_table_cached(ruleset: Ruleset) -> str | None:
-    entry = _HAND_TABLES.get(id(ruleset))
-    if entry is None or entry[0] is not ruleset:
-        entry = (ruleset, hand_table(ruleset))
-        _HAND_TABLES[id(ruleset)] = entry
-    return entry[1]
+    return ruleset.memo("hand table", hand_table, ruleset)
 
 
 def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = None,
