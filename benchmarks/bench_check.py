@@ -13,9 +13,10 @@ import argparse
 import random
 import time
 
-from loba_dsl.check import check_cards, matcher_for
-from loba_dsl.deck import Card
-from loba_dsl.ruleset import Ruleset, load_ruleset
+from loba_dsl.cards.deck import Card
+from loba_dsl.melds.check import check_cards, matcher_for
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.model import Ruleset
 
 
 def random_melds(rs: Ruleset, n: int, rng: random.Random) -> list[tuple[Card, ...]]:

@@ -47,9 +47,9 @@ import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 from rlcard.games.gin_rummy.utils import melding  # type: ignore[import-not-found, import-untyped, unused-ignore]
 from rlcard.games.gin_rummy.utils import utils as rl_utils  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from loba_dsl.deck import Card, Deck
-from loba_dsl.ruleset import load_ruleset
-from loba_dsl.solver import Arrangement, Solver
+from loba_dsl.cards.deck import Card, Deck
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.solver.api import Arrangement, Solver
 
 Hand = tuple[Card, ...]
 T = TypeVar("T")

@@ -13,9 +13,10 @@ import random
 import time
 from dataclasses import dataclass
 
-from loba_dsl.deck import Card
-from loba_dsl.ruleset import Ruleset, load_ruleset
-from loba_dsl.scoring import score_player
+from loba_dsl.cards.deck import Card
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.rounds import score_player
 
 
 @dataclass(frozen=True)

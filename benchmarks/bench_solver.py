@@ -27,9 +27,10 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from loba_dsl.deck import Card
-from loba_dsl.ruleset import Ruleset, load_ruleset
-from loba_dsl.solver import Solver
+from loba_dsl.cards.deck import Card
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.solver.api import Solver
 
 
 def full_deck(rs: Ruleset) -> list[Card]:

@@ -22,7 +22,7 @@ also be a natural 2, role-dependent meld points).  For each random hand:
    Solved by HiGHS through ``scipy.optimize.milp`` with a zero MIP gap.
 3. Its score (objective minus the in-hand value of the whole hand, i.e. meld
    points minus the in-hand values of the cards left) is recomputed with
-   ``loba_dsl.scoring.score_player`` on the melds it chose and the cards left,
+   ``loba_dsl.scoring.rounds.score_player`` on the melds it chose and the cards left,
    and compared with ``Solver(rs).arrange(hand).score`` (also rescored with
    ``score_player``).  Any disagreement prints the hand and both arrangements.
 """
@@ -40,11 +40,12 @@ from itertools import combinations
 import numpy as np  # type: ignore[import-not-found, unused-ignore]
 from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-from loba_dsl.deck import Card
-from loba_dsl.melds import Matcher, matcher_for
-from loba_dsl.ruleset import Ruleset, load_ruleset
-from loba_dsl.scoring import score_player
-from loba_dsl.solver import Solver
+from loba_dsl.cards.deck import Card
+from loba_dsl.melds.matcher import Matcher, matcher_for
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.rounds import score_player
+from loba_dsl.solver.api import Solver
 
 Multiset = tuple[Card, ...]
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from loba_dsl.settings import DEFAULT_RULESET
+from loba_dsl.defaults import DEFAULT_RULESET
 
 app = typer.Typer(
     name="loba",
@@ -111,8 +111,8 @@ def check(
 
 def _requirement(cards: str, ruleset: str, lang: str | None, as_json: bool, opening: bool,
                  contract: int | None) -> int:
-    from loba_dsl import requirements
     from loba_dsl.render import verdict_text
+    from loba_dsl.scoring import requirements
 
     rs = _guard(lambda: _load(ruleset))
 
@@ -130,7 +130,7 @@ def _requirement(cards: str, ruleset: str, lang: str | None, as_json: bool, open
 
 def _split_melds(cards: str, rs: Any, lang: str | None) -> list[tuple[int, ...]]:
     """Melds separated by '|', read with columns kept; copies checked across all of them."""
-    from loba_dsl.notation import ParsedCards, check_copies
+    from loba_dsl.cards.notation import ParsedCards, check_copies
 
     notation = rs.notation(lang)
     melds: list[tuple[int, ...]] = []
@@ -161,13 +161,13 @@ def _batch_file(cards: str | None, file: str | None, missing: str) -> str | None
 
 
 def _load(spec: str) -> Any:
-    from loba_dsl.ruleset import load_ruleset
+    from loba_dsl.rules.loading import load_ruleset
 
     return load_ruleset(spec)
 
 
 def _check_one(cards: str, rs: Any, lang: str | None) -> Any:
-    from loba_dsl.check import check as check_meld
+    from loba_dsl.melds.check import check as check_meld
 
     return check_meld(cards, rs, lang=lang, source="<cards>")
 
@@ -187,8 +187,8 @@ def _lines(file: str) -> Iterator[str]:
 
 
 def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
-    from loba_dsl.check import check_lines
     from loba_dsl.errors import LobaError
+    from loba_dsl.melds.check import check_lines
     from loba_dsl.render import check_text
 
     source = "<stdin>" if file == "-" else file
@@ -236,8 +236,8 @@ def score(
 ) -> None:
     """Score one round: each player's score with meld points, hand value and bonus."""
     from loba_dsl.render import round_text
-    from loba_dsl.scoring import score_round
-    from loba_dsl.sheets import read_round
+    from loba_dsl.scoring.rounds import score_round
+    from loba_dsl.scoring.score_sheets import read_round
 
     text, source = _read_text(file)
     rs = _guard(lambda: _load(ruleset))
@@ -256,9 +256,9 @@ def match(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole match: standings after every round, eliminations, re-entries, the winner."""
-    from loba_dsl.matches import play_match
     from loba_dsl.render import match_text
-    from loba_dsl.sheets import read_match
+    from loba_dsl.scoring.match_play import play_match
+    from loba_dsl.scoring.score_sheets import read_match
 
     text, source = _read_text(file)
     rs = _guard(lambda: _load(ruleset))
@@ -308,15 +308,15 @@ def arrange(
 
 
 def _solver(rs: Any) -> Any:
-    from loba_dsl.solver import Solver
+    from loba_dsl.solver.api import Solver
 
     return Solver(rs)
 
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
                  line: int) -> str:
+    from loba_dsl.cards.notation import check_copies
     from loba_dsl.errors import InputError
-    from loba_dsl.notation import check_copies
     from loba_dsl.render import arrangement_dict, arrangement_text
 
     parsed = rs.notation(lang).parse(text, source=source, first_line=line)
@@ -352,13 +352,13 @@ def diff_cmd(
 
     Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
     """
-    from loba_dsl.diff import diff
+    from loba_dsl.diff.rules import diff
 
     left = _guard(lambda: _load(a))
     right = _guard(lambda: _load(b))
     stats = None
     if deals:
-        from loba_dsl.stats import play_stats
+        from loba_dsl.diff.stats import play_stats
 
         def stats(x: Any, y: Any) -> dict[str, Any]:
             if not sys.stderr.isatty():
@@ -377,7 +377,7 @@ def diff_cmd(
 @app.command("rulesets")
 def rulesets_cmd(as_json: JsonOpt = False) -> None:
     """List the shipped rulesets with a one-line description."""
-    from loba_dsl.loader import shipped_names
+    from loba_dsl.rules.documents import shipped_names
 
     def body() -> list[tuple[str, str]]:
         return [(name, _load(name).description) for name in shipped_names()]
@@ -418,7 +418,7 @@ def validate(
 ) -> None:
     """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
     from loba_dsl.errors import LobaError, LobaErrors
-    from loba_dsl.ruleset import compile_ruleset
+    from loba_dsl.rules.loading import compile_ruleset
 
     if not os.path.isfile(file):
         _fail(f"error: no such file: {file}" if not os.path.exists(file) else f"error: not a file: {file}")

@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from loba_dsl.check import CheckResult
-    from loba_dsl.deck import Card
-    from loba_dsl.matches import MatchResult
-    from loba_dsl.requirements import Verdict
-    from loba_dsl.ruleset import Ruleset
-    from loba_dsl.scoring import RoundScore
-    from loba_dsl.solver import Arrangement
+    from loba_dsl.cards.deck import Card
+    from loba_dsl.melds.check import CheckResult
+    from loba_dsl.rules.model import Ruleset
+    from loba_dsl.scoring.match_play import MatchResult
+    from loba_dsl.scoring.requirements import Verdict
+    from loba_dsl.scoring.rounds import RoundScore
+    from loba_dsl.solver.api import Arrangement
 
 
 def check_text(result: CheckResult) -> str:

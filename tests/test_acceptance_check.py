@@ -1,4 +1,4 @@
-"""Issue 2's acceptance table for ``loba_dsl.check``, one test per row, each citing its source.
+"""Issue 2's acceptance table for ``loba_dsl.melds.check``, one test per row, each citing its source.
 
 Sources: seed 004 (``/work/shared/seeds/004_de5cf0fa136fa539.txt``, the household Loba de Menos/Mas and
 its variations), seed 003 (``003_92cb1abf0bd0a39b.txt``, pagat's Loba de Mas) and ``rules.md`` (our
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import loba_dsl
-from loba_dsl.check import CheckResult, check
 from loba_dsl.errors import InputError, LobaError, LobaErrors
+from loba_dsl.melds.check import CheckResult, check
 
 PACKAGE_DIR = Path(loba_dsl.__file__).parent
 """``rulesets/<file>.yaml`` citations are relative to the package (the YAML files ship inside it)."""

@@ -30,8 +30,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
-from loba_dsl.ruleset import load_ruleset
-from loba_dsl.stats import deal, play_stats
+from loba_dsl.diff.stats import deal, play_stats
+from loba_dsl.rules.loading import load_ruleset
 
 SUITS = ("♠", "♥", "♦", "♣")  # rules.md §5
 ACES = {f"A{s}" for s in SUITS}

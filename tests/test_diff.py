@@ -28,8 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loba_dsl.check import check_cards
-from loba_dsl.diff import (
+from loba_dsl.diff.rules import (
     Change,
     DiffReport,
     canonical,
@@ -39,13 +38,15 @@ from loba_dsl.diff import (
     diff_rules,
     evaluate_canonical,
 )
+from loba_dsl.diff.witness import Budget, Witness, find_witnesses
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.parser import parse_shape
 from loba_dsl.dsl.semantics import evaluate
-from loba_dsl.loader import shipped_names
-from loba_dsl.ruleset import Ruleset, compile_ruleset, load_ruleset
-from loba_dsl.scoring import score_player
-from loba_dsl.witness import Budget, Witness, find_witnesses
+from loba_dsl.melds.check import check_cards
+from loba_dsl.rules.documents import shipped_names
+from loba_dsl.rules.loading import compile_ruleset, load_ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.rounds import score_player
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -746,8 +747,8 @@ def test_report_json_and_stats_hook() -> None:
 
 
 def test_stats_hook_takes_the_play_statistics() -> None:
-    # The hook is where issue 5 §3's play statistics plug in (loba_dsl.stats, with the solver).
-    from loba_dsl.stats import play_stats
+    # The hook is where issue 5 §3's play statistics plug in (loba_dsl.diff.stats, with the solver).
+    from loba_dsl.diff.stats import play_stats
 
     report = diff("menos", "uruguay", stats=lambda a, b: play_stats(a, b, deals=10, seed=1, workers=1).to_dict())
     assert report.stats is not None and report.stats["deals"] == 10

@@ -23,7 +23,6 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from loba_dsl.check import check
 from loba_dsl.dsl.parser import (
     DSLProblem,
     parse_cards,
@@ -34,8 +33,9 @@ from loba_dsl.dsl.parser import (
     parse_table,
 )
 from loba_dsl.errors import LobaError, LobaErrors, Location
-from loba_dsl.loader import shipped_dir
-from loba_dsl.ruleset import compile_ruleset, load_ruleset
+from loba_dsl.melds.check import check
+from loba_dsl.rules.documents import shipped_dir
+from loba_dsl.rules.loading import compile_ruleset, load_ruleset
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILES = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

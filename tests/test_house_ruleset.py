@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from loba_dsl.check import CheckResult, check
 from loba_dsl.errors import LobaError, LobaErrors
-from loba_dsl.loader import shipped_dir
-from loba_dsl.ruleset import Ruleset, compile_ruleset
-from loba_dsl.scoring import score_player
+from loba_dsl.melds.check import CheckResult, check
+from loba_dsl.rules.documents import shipped_dir
+from loba_dsl.rules.loading import compile_ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.rounds import score_player
 
 # The house: the French deck of rules.md §1 (2 × 52 + 4 Jokers), written out in full (no extends).
 # Escalera: 3–13 in suit, the ace high or low but never both and no wrap, at most two Jokers, never

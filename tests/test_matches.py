@@ -19,9 +19,9 @@ from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
 from loba_dsl.errors import LobaError, LobaErrors
-from loba_dsl.matches import MatchResult, RoundResult, play_match
-from loba_dsl.ruleset import load_ruleset
-from loba_dsl.sheets import read_match
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.scoring.match_play import MatchResult, RoundResult, play_match
+from loba_dsl.scoring.score_sheets import read_match
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Card notation (loba_dsl.notation): every expected value comes from rules.md §5 (card notation),
+"""Card notation (loba_dsl.cards.notation): every expected value comes from rules.md §5 (card notation),
 §1 (the Menos deck, seed 004) and §4 (sin-jokers; the chinchon row's Spanish deck)."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from loba_dsl.deck import Card, Deck, Rank, Suit
+from loba_dsl.cards.deck import Card, Deck, Rank, Suit
+from loba_dsl.cards.notation import Notation, ParsedCards, Span, check_copies
 from loba_dsl.errors import InputError, LobaError, LobaErrors
-from loba_dsl.notation import Notation, ParsedCards, Span, check_copies
 
 # rules.md §1 / seed 004: two 52-card decks plus 4 Jokers; ranks low to high A 2 … 10 J Q K.
 # rules.md §5: suits ♠ ♥ ♦ ♣, text variants ♤ ♡ ♢ ♧, ASCII s h d c; T for ten; German B D K,

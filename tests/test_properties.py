@@ -27,11 +27,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from loba_dsl.check import CheckResult, check_cards
-from loba_dsl.deck import Card, Deck
+from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
-from loba_dsl.loader import shipped_names
-from loba_dsl.ruleset import Ruleset, compile_ruleset
+from loba_dsl.melds.check import CheckResult, check_cards
+from loba_dsl.rules.documents import shipped_names
+from loba_dsl.rules.loading import compile_ruleset
+from loba_dsl.rules.model import Ruleset
 
 SHIPPED = shipped_names()
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

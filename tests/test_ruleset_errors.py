@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from loba_dsl.errors import LobaError, LobaErrors
-from loba_dsl.ruleset import compile_ruleset
+from loba_dsl.rules.loading import compile_ruleset
 
 MARK = "@@"
 HEAD = "# A house ruleset with one mistake.\nname: house\nextends: menos\n"

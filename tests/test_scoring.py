@@ -17,12 +17,13 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
-from loba_dsl.deck import Card
+from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError, LobaErrors
-from loba_dsl.requirements import contract, opening
-from loba_dsl.ruleset import Ruleset, load_ruleset
-from loba_dsl.scoring import PlayerScore, RoundScore, score_player, score_round
-from loba_dsl.sheets import read_round
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.requirements import contract, opening
+from loba_dsl.scoring.rounds import PlayerScore, RoundScore, score_player, score_round
+from loba_dsl.scoring.score_sheets import read_round
 
 
 @pytest.fixture(autouse=True)

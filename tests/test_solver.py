@@ -1,6 +1,6 @@
 """The exact meld solver (issue 4 §1) against a brute-force oracle, hand-made cases, and ``loba arrange``.
 
-The oracle below is written from scratch in this file and shares nothing with ``loba_dsl.solver``: it
+The oracle below is written from scratch in this file and shares nothing with ``loba_dsl.solver.api``: it
 enumerates every set of disjoint sub-multisets of a hand that the matcher accepts as legal melds
 (``matcher_for(rs).match(cards, reasons=False).best``, the single judge of legality), scores each one
 with ``score_player(rs, melds=..., hand=leftover)`` (THE round score, player not out), and keeps the best
@@ -45,13 +45,14 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
-from loba_dsl.deck import Card, Deck
-from loba_dsl.loader import shipped_names
-from loba_dsl.melds import matcher_for
-from loba_dsl.requirements import contract, opening
-from loba_dsl.ruleset import Ruleset, load_ruleset
-from loba_dsl.scoring import score_player
-from loba_dsl.solver import Arrangement, Solver
+from loba_dsl.cards.deck import Card, Deck
+from loba_dsl.melds.matcher import matcher_for
+from loba_dsl.rules.documents import shipped_names
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.requirements import contract, opening
+from loba_dsl.scoring.rounds import score_player
+from loba_dsl.solver.api import Arrangement, Solver
 
 Hand = tuple[Card, ...]
 """A multiset of cards as a sorted tuple of codes."""

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from loba_dsl.loader import shipped_names
-from loba_dsl.ruleset import load_ruleset
-from loba_dsl.solver import Solver
+from loba_dsl.rules.documents import shipped_names
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.solver.api import Solver
 
 
 @pytest.mark.parametrize("name", shipped_names())
@@ -37,7 +37,7 @@ def test_best_score_and_best_discard_score_match_the_arrangements(name: str) -> 
 @pytest.mark.parametrize("name", ["mas-pagat", "uruguay", "menos"])
 def test_the_linear_relaxation_bound_changes_no_answer(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The LP bound (used on large hands) only prunes: with it on every hand the answers stay the same."""
-    import loba_dsl.search as search_module
+    import loba_dsl.solver.search as search_module
 
     rs = load_ruleset(name)
     deck = rs.deck
@@ -53,7 +53,7 @@ def test_the_linear_relaxation_bound_changes_no_answer(name: str, monkeypatch: p
 
 def test_the_linear_relaxation_is_solved() -> None:
     """Two melds sharing one card (each gain 5) can't both be made: the LP bound is 5, not 10."""
-    from loba_dsl.search import _lp_shares
+    from loba_dsl.solver.search import _lp_shares
 
     prices = _lp_shares([1, 1, 1], [({0: 1, 1: 1}, 5), ({1: 1, 2: 1}, 5)])
     assert prices is not None

@@ -1,4 +1,4 @@
-"""Tests for the strict, position-keeping YAML loader (loba_dsl.yamlsafe)."""
+"""Tests for the strict, position-keeping YAML loader (loba_dsl.rules.yamlsafe)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from loba_dsl.errors import Location, RulesetError
-from loba_dsl.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_SCALAR, Document, Path, load, load_file
+from loba_dsl.rules.yamlsafe import MAX_BYTES, MAX_DEPTH, MAX_NODES, MAX_SCALAR, Document, Path, load, load_file
 
 RULESET = """\
 # A house ruleset.

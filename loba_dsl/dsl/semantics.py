@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
-from loba_dsl.deck import Card, Deck
+from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.parser import DSLProblem
 from loba_dsl.errors import suggest

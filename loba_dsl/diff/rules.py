@@ -25,12 +25,12 @@ The canonical forms live in :mod:`loba_dsl.dsl.canon`; :func:`canonical`,
 :func:`canonical_text`, :func:`evaluate_canonical` and :func:`canonical_shape`
 are re-exported here.
 
-:func:`find_witnesses` (in :mod:`loba_dsl.witness`) then searches, bounded and
+:func:`find_witnesses` (in :mod:`loba_dsl.diff.witness`) then searches, bounded and
 deterministic, for the smallest examples that behave differently, and
 :func:`diff` puts both in a :class:`DiffReport`.
 
->>> from loba_dsl.ruleset import load_ruleset
->>> from loba_dsl.settings import DEFAULT_RULESET
+>>> from loba_dsl.rules.loading import load_ruleset
+>>> from loba_dsl.defaults import DEFAULT_RULESET
 >>> diff_rules(load_ruleset(DEFAULT_RULESET), load_ruleset(DEFAULT_RULESET)).same
 True
 >>> canonical_text("5 * count(melds) + card(melds)") == canonical_text("card(melds) + count(melds) * 5")
@@ -52,8 +52,8 @@ from loba_dsl.dsl.canon import evaluate_canonical as evaluate_canonical
 from loba_dsl.dsl.semantics import CardRole, eval_pred
 
 if TYPE_CHECKING:
-    from loba_dsl.ruleset import Ruleset
-    from loba_dsl.witness import Budget, Witness
+    from loba_dsl.diff.witness import Budget, Witness
+    from loba_dsl.rules.model import Ruleset
 
 Key = tuple[str | int, ...]
 ChangeKind = Literal["added", "removed", "changed"]
@@ -211,8 +211,8 @@ class _Side:
 def diff_rules(a: Ruleset, b: Ruleset) -> RulesDiff:
     """Every rule that differs between two resolved rulesets, by meaning.
 
-    >>> from loba_dsl.ruleset import load_ruleset
-    >>> from loba_dsl.settings import DEFAULT_RULESET
+    >>> from loba_dsl.rules.loading import load_ruleset
+    >>> from loba_dsl.defaults import DEFAULT_RULESET
     >>> d = diff_rules(load_ruleset(DEFAULT_RULESET), load_ruleset(DEFAULT_RULESET))
     >>> d.changes
     ()
@@ -549,7 +549,7 @@ def _cards_text(names: Sequence[str], a: _Side, b: _Side) -> str:
 class StatsHook(Protocol):
     """The hook for play statistics (issue 5 §3): deals hands under both rulesets and compares them.
 
-    It returns a JSON-ready mapping, such as ``loba_dsl.stats.play_stats(a, b, deals=N, seed=s).to_dict()``:
+    It returns a JSON-ready mapping, such as ``loba_dsl.diff.stats.play_stats(a, b, deals=N, seed=s).to_dict()``:
     ``figures`` (if present) is a list of ``{"name", "a", "b", "spread_a", "spread_b", "diff", "se",
     "unit"}`` rows, rendered as a table; other keys are shown as they are.
     """
@@ -664,8 +664,8 @@ def _figure(value: Any, spread: Any, unit: str, sign: str = "") -> str:
 
 
 def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget | None = None) -> list[Witness]:
-    """The smallest examples that behave differently, per change (see :mod:`loba_dsl.witness`)."""
-    from loba_dsl.witness import find_witnesses as search
+    """The smallest examples that behave differently, per change (see :mod:`loba_dsl.diff.witness`)."""
+    from loba_dsl.diff.witness import find_witnesses as search
 
     return search(a, b, rules, budget=budget)
 
@@ -674,14 +674,14 @@ def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: 
          stats: StatsHook | None = None) -> DiffReport:
     """Compare two rulesets (objects, shipped names or file paths): rules, witnesses, statistics.
 
-    >>> from loba_dsl.settings import DEFAULT_RULESET
+    >>> from loba_dsl.defaults import DEFAULT_RULESET
     >>> report = diff(DEFAULT_RULESET, DEFAULT_RULESET)
     >>> report.same
     True
     """
-    from loba_dsl.ruleset import load_ruleset
-    from loba_dsl.witness import Budget as WitnessBudget
-    from loba_dsl.witness import WitnessSearch
+    from loba_dsl.diff.witness import Budget as WitnessBudget
+    from loba_dsl.diff.witness import WitnessSearch
+    from loba_dsl.rules.loading import load_ruleset
 
     ra = load_ruleset(a) if isinstance(a, str) else a
     rb = load_ruleset(b) if isinstance(b, str) else b

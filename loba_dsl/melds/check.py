@@ -13,11 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from loba_dsl.deck import Card
-from loba_dsl.melds import HEAD, Failure, Outcome, Reading, matcher_for
-from loba_dsl.notation import check_copies
-from loba_dsl.ruleset import Ruleset, load_ruleset
-from loba_dsl.settings import DEFAULT_RULESET
+from loba_dsl.cards.deck import Card
+from loba_dsl.cards.notation import check_copies
+from loba_dsl.defaults import DEFAULT_RULESET
+from loba_dsl.melds.matcher import HEAD, Failure, Outcome, Reading, matcher_for
+from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.model import Ruleset
 
 __all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "matcher_for"]
 

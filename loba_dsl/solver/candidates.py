@@ -1,4 +1,4 @@
-"""Candidate melds of a hand, generated from the ruleset's shapes (a part of :class:`~loba_dsl.solver.Solver`).
+"""Candidate melds of a hand, generated from the ruleset's shapes (a part of :class:`~loba_dsl.solver.api.Solver`).
 
 Generation only has to find every multiset of the hand's cards that *may* be
 a legal meld (a superset): sets by rank, runs by window with wilds where they
@@ -12,14 +12,14 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
-from loba_dsl.deck import Card, Deck
-from loba_dsl.melds import _Spec
-from loba_dsl.ruleset import Ruleset
-from loba_dsl.search import Multiset, _combos, _submultisets
+from loba_dsl.cards.deck import Card, Deck
+from loba_dsl.melds.matcher import _Spec
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.solver.search import Multiset, _combos, _submultisets
 
 
 class CandidateMixin:
-    """Candidate generation; the :class:`~loba_dsl.solver.Solver` provides the state below."""
+    """Candidate generation; the :class:`~loba_dsl.solver.api.Solver` provides the state below."""
 
     rs: Ruleset
     deck: Deck

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from loba_dsl.deck import Card
-from loba_dsl.melds import _Spec
+from loba_dsl.cards.deck import Card
+from loba_dsl.melds.matcher import _Spec
 
 if TYPE_CHECKING:
-    from loba_dsl.solver import Solver
+    from loba_dsl.solver.api import Solver
 
 Multiset = tuple[Card, ...]
 

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from loba_dsl.deck import Card, Deck
+from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.semantics import compare
 
 if TYPE_CHECKING:
-    from loba_dsl.ruleset import MeldKind, Ruleset
+    from loba_dsl.rules.model import MeldKind, Ruleset
 
 _ACE_WORDS = {"low": "low only", "high": "high only", "either": "high or low, never both", "wrap": "round the corner"}
 

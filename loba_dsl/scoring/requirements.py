@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from loba_dsl.deck import Card
+from loba_dsl.cards.deck import Card
 from loba_dsl.errors import InputError
-from loba_dsl.melds import matcher_for
-from loba_dsl.ruleset import Ruleset
+from loba_dsl.melds.matcher import matcher_for
+from loba_dsl.rules.model import Ruleset
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ The grammar is ``grammar/sheet.lark``; cards inside it are read with the
 ruleset's own card notation, so they are spelt as in ``loba check`` and every
 error keeps its ``file:line:col``.  A file that is nothing but cards is one
 hand.  Meaning (legal melds, the deck's copies, who may re-enter) is checked
-by :mod:`loba_dsl.scoring` and :mod:`loba_dsl.matches`, which know the rules.
+by :mod:`loba_dsl.scoring.rounds` and :mod:`loba_dsl.scoring.match_play`, which know the rules.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from loba_dsl.deck import Card
+from loba_dsl.cards.deck import Card
+from loba_dsl.cards.notation import ParsedCards, Span
 from loba_dsl.errors import InputError, LobaError, LobaErrors, Location, raise_all
-from loba_dsl.notation import ParsedCards, Span
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
-    from loba_dsl.ruleset import Ruleset
+    from loba_dsl.rules.model import Ruleset
 
 MAX_SHEET = 1_000_000
 """Largest sheet accepted, in characters."""

@@ -18,15 +18,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from loba_dsl.deck import Card
+from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
 from loba_dsl.errors import InputError, LobaError, raise_all
-from loba_dsl.melds import Reading
-from loba_dsl.melds import matcher_for as matcher
+from loba_dsl.melds.matcher import Reading
+from loba_dsl.melds.matcher import matcher_for as matcher
 
 if TYPE_CHECKING:
-    from loba_dsl.ruleset import Ruleset
-    from loba_dsl.sheets import RoundSheet
+    from loba_dsl.rules.model import Ruleset
+    from loba_dsl.scoring.score_sheets import RoundSheet
 
 class ScoredMeld:
     """A meld on a table, read the best way; what formulas can ask of it."""
@@ -228,7 +228,7 @@ def _hand_table_cached(ruleset: Ruleset) -> str | None:
 def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = None,
                 round_number: int | None = None) -> RoundScore:
     """Score every player of a parsed round, after checking melds and the deck."""
-    from loba_dsl.notation import ParsedCards, check_copies
+    from loba_dsl.cards.notation import ParsedCards, check_copies
 
     errors: list[LobaError] = []
     n = players or sheet.n_players or len(sheet.players)
@@ -245,7 +245,7 @@ def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = No
         for m in p.melds:
             meld = read_meld(ruleset, m.cards)
             if meld is None:
-                from loba_dsl.check import check_cards, explain
+                from loba_dsl.melds.check import check_cards, explain
 
                 outcome = check_cards(m.cards, ruleset).outcome
                 why = "; ".join(explain(ruleset, f) for f in outcome.failures[:3])

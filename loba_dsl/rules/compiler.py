@@ -1,4 +1,4 @@
-"""Compile a resolved ruleset document into a :class:`~loba_dsl.ruleset.Ruleset`.
+"""Compile a resolved ruleset document into a :class:`~loba_dsl.rules.model.Ruleset`.
 
 Every DSL text is parsed and its meaning checked here: unknown names, a wild
 card the deck cannot produce, a clause that does not fit its shape, a value
@@ -13,14 +13,14 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from loba_dsl.deck import Card, Deck, Rank, Suit
+from loba_dsl.cards.deck import Card, Deck, Rank, Suit
 from loba_dsl.dsl import ast as A
 from loba_dsl.errors import DSLError, LobaError, Location, raise_all
-from loba_dsl.ruleset import Contracts, MeldKind, Opening, Ruleset, ValueKey
+from loba_dsl.rules.model import Contracts, MeldKind, Opening, Ruleset, ValueKey
 
 if TYPE_CHECKING:
-    from loba_dsl.loader import Resolved
-    from loba_dsl.yamlsafe import Path
+    from loba_dsl.rules.documents import Resolved
+    from loba_dsl.rules.yamlsafe import Path
 
 
 def compile_resolved(resolved: Resolved) -> Ruleset:
@@ -148,7 +148,7 @@ class _Compiler:
             languages=tuple(d.get("languages", ("en",))),
         )
         try:
-            from loba_dsl.notation import Notation
+            from loba_dsl.cards.notation import Notation
 
             for lang in (None, *deck.languages):
                 Notation(deck, None if lang == "en" else lang)

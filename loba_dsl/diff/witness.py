@@ -1,6 +1,6 @@
 """Witnesses: the smallest concrete examples on which two rulesets behave differently.
 
-For each change of a :class:`~loba_dsl.diff.RulesDiff` a bounded,
+For each change of a :class:`~loba_dsl.diff.rules.RulesDiff` a bounded,
 deterministic search looks for examples, smallest first:
 
 - **cards** a deck has and the other lacks (a JOKER under a deck without
@@ -26,7 +26,7 @@ order; examples that differ only by a relabelling of suits count once.
 Settings the engine does not play (the deal, turn rules) get no witness.
 
 The records, the card universe and the searches on cards and melds are in
-:mod:`loba_dsl.witness_melds`; this module adds the searches that score or lay
+:mod:`loba_dsl.diff.witness_base`; this module adds the searches that score or lay
 down (rounds, openings, contracts, match, players) and runs them all.
 """
 
@@ -37,15 +37,15 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from loba_dsl.diff import Change, RulesDiff
-from loba_dsl.witness_melds import Budget as Budget
-from loba_dsl.witness_melds import MeldSearch
-from loba_dsl.witness_melds import Witness as Witness
-from loba_dsl.witness_melds import WitnessKind as WitnessKind
+from loba_dsl.diff.rules import Change, RulesDiff
+from loba_dsl.diff.witness_base import Budget as Budget
+from loba_dsl.diff.witness_base import MeldSearch
+from loba_dsl.diff.witness_base import Witness as Witness
+from loba_dsl.diff.witness_base import WitnessKind as WitnessKind
 
 if TYPE_CHECKING:
-    from loba_dsl.ruleset import Ruleset
-    from loba_dsl.scoring import PlayerScore
+    from loba_dsl.rules.model import Ruleset
+    from loba_dsl.scoring.rounds import PlayerScore
 
 
 def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget | None = None) -> list[Witness]:
@@ -71,7 +71,7 @@ class WitnessSearch(MeldSearch):
     # ------------------------------------------------------------ rounds
     def score(self, s: int, melds: Sequence[tuple[int, ...]], hand: tuple[int, ...],
               env: dict[str, Any]) -> PlayerScore:
-        from loba_dsl.scoring import score_player
+        from loba_dsl.scoring.rounds import score_player
 
         rs = (self.a, self.b)[s]
         code = self.pair.code[s]
@@ -100,7 +100,7 @@ class WitnessSearch(MeldSearch):
     def rounds(self, changes: list[Change]) -> None:
         if not changes:
             return
-        from loba_dsl.scoring import hand_table
+        from loba_dsl.scoring.rounds import hand_table
 
         p = self.pair
         hand_tables = {hand_table(self.a), hand_table(self.b)} - {None}
@@ -198,7 +198,7 @@ class WitnessSearch(MeldSearch):
     def openings(self, changes: list[Change]) -> None:
         if not changes:
             return
-        from loba_dsl.requirements import opening
+        from loba_dsl.scoring.requirements import opening
 
         p = self.pair
         order = 0
@@ -228,7 +228,7 @@ class WitnessSearch(MeldSearch):
     def contracts(self, changes: list[Change]) -> None:
         if not changes:
             return
-        from loba_dsl.requirements import contract
+        from loba_dsl.scoring.requirements import contract
 
         p = self.pair
         n_rounds = max(len(rs.contracts.rounds) if rs.contracts else 0 for rs in (self.a, self.b))

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from loba_dsl.errors import LobaError, Location, RulesetError, raise_all, suggest
 
 if TYPE_CHECKING:
-    from loba_dsl.yamlsafe import Document, Path
+    from loba_dsl.rules.yamlsafe import Document, Path
 
 MAX_EXTENDS = 8
 """Longest chain of ``extends``."""
@@ -110,7 +110,7 @@ def read(spec: str) -> Resolved:
 
 
 def _resolve(path: FilePath, display: str, seen: tuple[str, ...]) -> Resolved:
-    from loba_dsl import yamlsafe
+    from loba_dsl.rules import yamlsafe
 
     key = str(path.resolve()) if path.exists() else str(path)
     if key in seen:

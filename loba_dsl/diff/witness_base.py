@@ -3,10 +3,10 @@
 :class:`MeldSearch` holds the state of one witness search (examples found per
 change, examples tried, a cache of meld verdicts) and runs the searches that
 need no scoring: **cards** a deck has and the other lacks, and **melds** legal
-under one ruleset only (or legal as another kind).  :class:`loba_dsl.witness.WitnessSearch`
+under one ruleset only (or legal as another kind).  :class:`loba_dsl.diff.witness.WitnessSearch`
 builds on it with rounds, openings, contracts, match and players, and runs the
-whole search; see :mod:`loba_dsl.witness` for how examples are searched and chosen.
-:class:`Witness` and :class:`Budget` are importable from :mod:`loba_dsl.witness`.
+whole search; see :mod:`loba_dsl.diff.witness` for how examples are searched and chosen.
+:class:`Witness` and :class:`Budget` are importable from :mod:`loba_dsl.diff.witness`.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from loba_dsl.deck import Card
-from loba_dsl.diff import Change, Key, RulesDiff
+from loba_dsl.cards.deck import Card
+from loba_dsl.diff.rules import Change, Key, RulesDiff
 from loba_dsl.dsl.canon import canonical_shape
-from loba_dsl.melds import Matcher, Reading, matcher_for
+from loba_dsl.melds.matcher import Matcher, Reading, matcher_for
 
 if TYPE_CHECKING:
-    from loba_dsl.ruleset import Ruleset
+    from loba_dsl.rules.model import Ruleset
 
 WitnessKind = Literal["deck", "meld", "round", "opening", "contract", "match", "players"]
 

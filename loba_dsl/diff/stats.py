@@ -20,8 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from loba_dsl.deck import Card
-from loba_dsl.ruleset import Ruleset
+from loba_dsl.cards.deck import Card
+from loba_dsl.rules.model import Ruleset
 
 CHUNK = 250
 """Deals per unit of work sent to a worker process."""
@@ -67,7 +67,7 @@ def deal(ruleset: Ruleset, count: int, seed: int) -> list[tuple[Card, ...]]:
 
 
 def _evaluate(job: tuple[Ruleset, Sequence[tuple[Card, ...]]]) -> list[tuple[int, bool, bool | None]]:
-    from loba_dsl.solver import Solver
+    from loba_dsl.solver.api import Solver
 
     ruleset, hands = job
     solver = Solver(ruleset)

@@ -6,7 +6,7 @@ white space, commas or hyphens.  Every spelling of every card is put once in a
 dict, so parsing is one split and one dict look-up per token; only a bad token
 sends the text to the slow pass that locates every bad token at once.
 
->>> from loba_dsl.deck import Deck, Rank, Suit
+>>> from loba_dsl.cards.deck import Deck, Rank, Suit
 >>> deck = Deck(suits=(Suit("spades", "♠", ("♤", "s")), Suit("hearts", "♥", ("♡", "h"))),
 ...             ranks=(Rank("A", 1), Rank("10", 10, ("T",)), Rank("J", 11, lang={"de": ("B",)})),
 ...             copies=2, jokers=1, joker_aliases=("JK",), languages=("en", "de"))
@@ -35,8 +35,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .deck import Card, Deck
-from .errors import InputError, LobaError, Location, raise_all, suggest
+from loba_dsl.cards.deck import Card, Deck
+from loba_dsl.errors import InputError, LobaError, Location, raise_all, suggest
 
 __all__ = ["Notation", "ParsedCards", "Span", "check_copies", "normalise"]
 
@@ -251,7 +251,7 @@ def check_copies(
     ``text`` is the whole source whose line 1 is line 1 of the spans (it gives the
     caret display).
 
-    >>> from loba_dsl.deck import Deck, Rank, Suit
+    >>> from loba_dsl.cards.deck import Deck, Rank, Suit
     >>> deck = Deck(suits=(Suit("spades", "♠"),), ranks=(Rank("7", 7),), copies=2)
     >>> check_copies(Notation(deck).parse("7♠ 7♠ 7♠ JOKER"), deck, ruleset="house")
     Traceback (most recent call last):

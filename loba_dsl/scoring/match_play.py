@@ -24,9 +24,9 @@ from loba_dsl.dsl.semantics import evaluate
 from loba_dsl.errors import InputError, LobaError, raise_all
 
 if TYPE_CHECKING:
-    from loba_dsl.ruleset import Ruleset
-    from loba_dsl.scoring import RoundScore
-    from loba_dsl.sheets import MatchSheet, RoundSheet
+    from loba_dsl.rules.model import Ruleset
+    from loba_dsl.scoring.rounds import RoundScore
+    from loba_dsl.scoring.score_sheets import MatchSheet, RoundSheet
 
 
 @dataclass
@@ -122,7 +122,7 @@ class _Match:
         return [p.name for p in self.players.values() if p.active]
 
     def run(self) -> MatchResult:
-        from loba_dsl.sheets import Reentry
+        from loba_dsl.scoring.score_sheets import Reentry
 
         for event in self.sheet.events:
             if isinstance(event, Reentry):
@@ -138,7 +138,7 @@ class _Match:
                            self.how)
 
     def round(self, sheet: RoundSheet) -> None:
-        from loba_dsl.scoring import score_round
+        from loba_dsl.scoring.rounds import score_round
 
         number = sheet.number if sheet.number is not None else len(self.rounds) + 1
         if not self.players:
@@ -189,7 +189,7 @@ class _Match:
         self.snapshot()
 
     def instant(self, detail: RoundScore, result: RoundResult) -> None:
-        from loba_dsl.scoring import _Env
+        from loba_dsl.scoring.rounds import _Env
 
         assert self.rs.instant_win is not None
         for p in detail.players:

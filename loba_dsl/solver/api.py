@@ -1,7 +1,7 @@
 """The best arrangement of a hand into disjoint legal melds, exactly, for any ruleset.
 
 "Best" is the ruleset's own round formula if the round ended now (see
-:mod:`loba_dsl.objective`): least penalty left in ``menos``, most points in
+:mod:`loba_dsl.solver.objective`): least penalty left in ``menos``, most points in
 ``mas`` and ``mas-pagat``, deadwood in ``gin``.  The formula reduces to a
 baseline (every card left in hand) plus, for each meld put down, a *gain*;
 the solver picks disjoint melds of greatest total gain.
@@ -27,13 +27,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from loba_dsl.candidates import CandidateMixin
-from loba_dsl.deck import Card
+from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
-from loba_dsl.melds import Reading, matcher_for
-from loba_dsl.objective import Objective, round_objective
-from loba_dsl.ruleset import Ruleset
-from loba_dsl.search import (
+from loba_dsl.melds.matcher import Reading, matcher_for
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.solver.candidates import CandidateMixin
+from loba_dsl.solver.objective import Objective, round_objective
+from loba_dsl.solver.search import (
     _BITS,
     Multiset,
     _all_windows,
@@ -443,7 +443,7 @@ class Solver(CandidateMixin):
 
     def _build(self, hand: _Hand, key: int, dropped: Card | None = None) -> Arrangement:
         """The arrangement the search chose for the free cards ``key`` (and the dead cards)."""
-        from loba_dsl.scoring import score_player
+        from loba_dsl.scoring.rounds import score_player
 
         chosen: list[Multiset] = []
         left: list[Card] = list(hand.dead)
@@ -656,7 +656,7 @@ class Solver(CandidateMixin):
         return self._arrangement_of(hand.given, real_melds)
 
     def _arrangement_of(self, cards: Multiset, melds: Sequence[Multiset]) -> Arrangement:
-        from loba_dsl.scoring import score_player
+        from loba_dsl.scoring.rounds import score_player
 
         placed = []
         for m in melds:
