@@ -75,7 +75,7 @@ class Candidates:
         self.rs = rs
         self.deck = rs.deck
         assert self.deck.ace == 0, "run windows below put the high ace at position n_ranks"
-        self.wild = frozenset(rs.wild_cards) | {self.deck.joker_code}
+        self.wild = frozenset(rs.wilds.cards) | {self.deck.joker_code}
         self.matcher: Matcher = matcher_for(rs)
         self.in_hand = [score_player(rs, hand=[c]).hand_value or 0 for c in range(self.deck.n_codes)]
 

@@ -403,7 +403,7 @@ def show(
 
     rs = _guard(lambda: _load(name))
     if as_json:
-        out: dict[str, Any] = {"ruleset": rs.settings}
+        out: dict[str, Any] = {"ruleset": rs.document}
         if origin:
             out["origins"] = {".".join(str(p) for p in path): where for path, where in rs.origins.items()}
         _emit(_dumps(out))

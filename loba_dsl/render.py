@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from loba_dsl.rules.model import MatchEnd
+
 if TYPE_CHECKING:
     from loba_dsl.cards.deck import Card
     from loba_dsl.melds.check import CheckResult
@@ -80,7 +82,7 @@ def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
                 else:
                     out.append(f"{pad}- {_scalar(v)}{note(p)}")
 
-    emit(rs.settings, (), 0)
+    emit(rs.document, (), 0)
     return "\n".join(out) + "\n"
 
 
@@ -115,13 +117,13 @@ def round_text(score: RoundScore) -> str:
 def match_text(result: MatchResult) -> str:
     """Standings after every round, eliminations, re-entries and the winner."""
     rs = result.ruleset
-    rules = rs.settings.get("match", {})
+    rules = rs.match
     facts = []
-    if rules.get("eliminate_at") is not None:
-        facts.append(f"eliminated at {rules['eliminate_at']}")
-    if isinstance(rules.get("reentry"), dict):
-        facts.append(f"at most {rules['reentry'].get('max')} re-entries")
-    if result.target is not None and rules.get("end") == "target":
+    if rules.eliminate_at is not None:
+        facts.append(f"eliminated at {rules.eliminate_at}")
+    if rules.reentry is not None:
+        facts.append(f"at most {rules.reentry.max} re-entries")
+    if result.target is not None and rules.end is MatchEnd.TARGET:
         facts.append(f"target {result.target}")
     lines = [f"match under {rs.name}" + (f" ({', '.join(facts)})" if facts else "")]
     players = [p.name for p in result.players]

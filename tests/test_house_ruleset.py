@@ -126,7 +126,7 @@ def test_the_house_ruleset_loads(house: Ruleset) -> None:
     assert house.name == "casa"
     assert house.deck.size == 108  # 2 × 52 + 4 Jokers, as written
     assert [k.name for k in house.kinds] == ["pierna", "escalera"]
-    assert house.meld_points == "puntos"
+    assert house.scoring.meld_points == "puntos"
 
 
 @pytest.mark.parametrize(

@@ -74,7 +74,7 @@ def meld_like(draw: st.DrawFn, rs: Ruleset, min_size: int = 3, max_size: int = 7
     """
     deck = rs.deck
     physical = physical_cards(deck)
-    wild_idx = [i for i, c in enumerate(physical) if c in rs.wild_cards]
+    wild_idx = [i for i, c in enumerate(physical) if c in rs.wilds.cards]
     n = draw(st.integers(min_size, max_size))
     family = draw(st.sampled_from(("any", "run", "set")))
     cards: tuple[Card, ...]
@@ -245,7 +245,7 @@ def test_a_legal_reading_is_consistent(name: str) -> None:
             card, stands = cards[i], best.stands[q]
             assert stands != deck.joker_code  # a wild stands for a natural card of the deck
             if best.wild[q]:
-                assert card in rs.wild_cards  # only the ruleset's wild cards are wild
+                assert card in rs.wilds.cards  # only the ruleset's wild cards are wild
             else:
                 assert card != deck.joker_code  # a Joker is always wild (§1)
                 assert stands == card  # a natural stands for itself
@@ -317,7 +317,7 @@ def kind_like(draw: st.DrawFn, rs: Ruleset, size: int) -> tuple[Card, ...]:
     deck = rs.deck
     kind = rs.kinds[0]
     physical = physical_cards(deck)
-    wild_idx = [i for i, c in enumerate(physical) if c in rs.wild_cards]
+    wild_idx = [i for i, c in enumerate(physical) if c in rs.wilds.cards]
     use_wilds = draw(st.booleans())
     if kind.is_run:
         suit = draw(st.integers(0, deck.n_suits - 1))

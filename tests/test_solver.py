@@ -120,7 +120,7 @@ class Oracle:
     def __init__(self, rs: Ruleset) -> None:
         self.rs = rs
         self.matcher = matcher_for(rs)
-        self.lower = rs.better == "lower"
+        self.lower = rs.scoring.better == "lower"
         self._legal: dict[Meld, bool] = {}
         self._collections: dict[Hand, frozenset[Collection]] = {}
         self._scores: dict[tuple[Collection, Hand], int] = {}
@@ -310,7 +310,7 @@ def test_arrange_matches_brute_force(name: str, data: st.DataObject) -> None:
 def test_can_go_out_matches_brute_force(name: str, data: st.DataObject) -> None:
     hand = data.draw(ruleset_hands(name), label="hand")
     rs, orc = ruleset(name), oracle(name)
-    rule = rs.settings.get("turn", {}).get("going_out", "discard_required")
+    rule = rs.turn.going_out
     assert rule in GOING_OUT_RULES
     out = solver(name).can_go_out(hand)
     expected = orc.can_go_out(hand, rule)

@@ -165,7 +165,7 @@ class _Side:
         self.rs = rs
         deck = rs.deck
         self.cards = {deck.name(c): c for c in deck.all_codes()}
-        self.wilds = frozenset(deck.name(c) for c in rs.wild_cards if c in self.cards.values())
+        self.wilds = frozenset(deck.name(c) for c in rs.wilds.cards if c in self.cards.values())
         if deck.jokers:  # the matcher always takes a Joker as wild
             self.wilds |= {deck.name(deck.joker_code)}
 
@@ -198,7 +198,7 @@ class _Side:
         if index is None:
             return "", base
         rule = self.rs.tables[table].rules[index]
-        text = str(self.rs.settings["values"][table])
+        text = str(self.rs.document["values"][table])
         rows = text.split("\n")
         row = rows[rule.where.line - 1] if rule.where.line <= len(rows) else ""
         piece = row[rule.where.column - 1 :].split(";")[0].split("#")[0].strip()
@@ -227,7 +227,7 @@ class _RulesDiffer:
         self.labels_a, self.labels_b, self.renamed = self._table_labels()
 
     def run(self) -> RulesDiff:
-        sa, sb = self.a.rs.settings, self.b.rs.settings
+        sa, sb = self.a.rs.document, self.b.rs.document
         for key in sorted(set(sa) | set(sb)):
             if key in _IGNORED or key not in AREA_OF:
                 continue
@@ -301,7 +301,7 @@ class _RulesDiffer:
         wa, wb = self.a.wilds, self.b.wilds
         names = _card_order(self.a, self.b)
         has_rank = [n for n in wa | wb if n not in (self.a.rs.deck.joker_symbol, self.b.rs.deck.joker_symbol)]
-        nat_a, nat_b = self.a.rs.natural_too, self.b.rs.natural_too
+        nat_a, nat_b = self.a.rs.wilds.natural_too, self.b.rs.wilds.natural_too
         details = []
         gained = [n for n in names if n in wb and n not in wa]
         lost = [n for n in names if n in wa and n not in wb]
@@ -430,8 +430,8 @@ class _RulesDiffer:
 
     # -- formulas: canonical forms
     def formula(self, path: Key, x: Any, y: Any) -> None:
-        fa = self.a.rs.round_formula if path[-1] == "round" else self.a.rs.instant_win
-        fb = self.b.rs.round_formula if path[-1] == "round" else self.b.rs.instant_win
+        fa = self.a.rs.scoring.round if path[-1] == "round" else self.a.rs.match.instant_win
+        fb = self.b.rs.scoring.round if path[-1] == "round" else self.b.rs.match.instant_win
         ca = None if fa is None else canonical(fa, self.labels_a)
         cb = None if fb is None else canonical(fb, self.labels_b)
         if ca != cb:
@@ -439,8 +439,8 @@ class _RulesDiffer:
             self.add(path, x, y, summary=f"{label} {'changed' if x and y else 'added' if y else 'removed'}")
 
     def contracts(self, path: Key, x: Any, y: Any) -> None:
-        ca = self.a.rs.contracts.rounds if self.a.rs.contracts else ()
-        cb = self.b.rs.contracts.rounds if self.b.rs.contracts else ()
+        ca = self.a.rs.requirements.contracts.rounds if self.a.rs.requirements.contracts else ()
+        cb = self.b.rs.requirements.contracts.rounds if self.b.rs.requirements.contracts else ()
         xs, ys = list(x or []), list(y or [])
         for i in range(max(len(ca), len(cb))):
             wa = _contract_key(ca[i]) if i < len(ca) else None

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.rules.model import Ruleset
+from loba_dsl.rules.model import Better, Ruleset
 
 CHUNK = 250
 """Deals per unit of work sent to a worker process."""
@@ -61,7 +61,7 @@ def deal(ruleset: Ruleset, count: int, seed: int) -> list[tuple[Card, ...]]:
     """``count`` hands of ``deal.cards`` cards from the ruleset's deck, reproducibly."""
     d = ruleset.deck
     pack = [c for c in range(d.joker_code) for _ in range(d.copies)] + [d.joker_code] * d.jokers
-    size = int(ruleset.settings.get("deal", {}).get("cards", 9))
+    size = ruleset.deal.cards
     rng = random.Random(f"loba-deal:{seed}:{len(pack)}:{size}")
     return [tuple(rng.sample(pack, size)) for _ in range(count)]
 
@@ -75,7 +75,7 @@ def _evaluate(job: tuple[Ruleset, Sequence[tuple[Card, ...]]]) -> list[tuple[int
     for hand in hands:
         score = solver.arrange(hand).score
         out_at_once = solver.can_go_out(hand).possible
-        opening = solver.best_opening(hand) is not None if ruleset.opening is not None else None
+        opening = solver.best_opening(hand) is not None if ruleset.requirements.opening is not None else None
         out.append((score, out_at_once, opening))
     return out
 
@@ -96,7 +96,7 @@ def play_stats(a: Ruleset, b: Ruleset, *, deals: int, seed: int = 1, workers: in
                progress: Callable[[int], None] | None = None) -> PlayStats:
     """Deal and solve ``deals`` hands under each ruleset; compare what players feel."""
     hands_a = deal(a, deals, seed)
-    paired = a.deck == b.deck and a.settings.get("deal", {}).get("cards") == b.settings.get("deal", {}).get("cards")
+    paired = a.deck == b.deck and a.deal.cards == b.deal.cards
     hands_b = hands_a if paired else deal(b, deals, seed)
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers > 1 and deals >= 2 * CHUNK:
@@ -106,13 +106,13 @@ def play_stats(a: Ruleset, b: Ruleset, *, deals: int, seed: int = 1, workers: in
     else:
         ra = _run(a, hands_a, None, progress)
         rb = _run(b, hands_b, None, progress)
-    best = "least penalty" if a.better == "lower" else "best score"
+    best = "least penalty" if a.scoring.better is Better.LOWER else "best score"
     figures = [
         _compare(f"{best} in a dealt hand", [r[0] for r in ra], [r[0] for r in rb], paired, spread=True),
         _compare("dealt hands that can go out at once", [float(r[1]) for r in ra], [float(r[1]) for r in rb],
                  paired, unit="%"),
     ]
-    if a.opening is not None or b.opening is not None:
+    if a.requirements.opening is not None or b.requirements.opening is not None:
         oa = [float(bool(r[2])) if r[2] is not None else 1.0 for r in ra]
         ob = [float(bool(r[2])) if r[2] is not None else 1.0 for r in rb]
         figures.append(_compare("dealt hands whose opening minimum is reachable", oa, ob, paired, unit="%"))

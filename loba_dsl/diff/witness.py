@@ -42,6 +42,7 @@ from loba_dsl.diff.witness_base import Budget as Budget
 from loba_dsl.diff.witness_base import MeldSearch
 from loba_dsl.diff.witness_base import Witness as Witness
 from loba_dsl.diff.witness_base import WitnessKind as WitnessKind
+from loba_dsl.rules.model import MatchEnd
 
 if TYPE_CHECKING:
     from loba_dsl.rules.model import Ruleset
@@ -84,10 +85,11 @@ class WitnessSearch(MeldSearch):
     def envs(self, went_out: bool) -> list[dict[str, Any]]:
         from loba_dsl.dsl.semantics import free_names
 
-        used = free_names(self.a.round_formula) | free_names(self.b.round_formula)
-        lo = max(int(rs.settings.get("players", {}).get("min", 2)) for rs in (self.a, self.b))
-        hi = min(int(rs.settings.get("players", {}).get("max", 5)) for rs in (self.a, self.b))
-        players = [min(max(4, lo), hi)] + ([lo] if "players" in used and lo != min(max(4, lo), hi) else [])
+        used = free_names(self.a.scoring.round) | free_names(self.b.scoring.round)
+        lo = max(rs.players.min for rs in (self.a, self.b))
+        hi = min(rs.players.max for rs in (self.a, self.b))
+        usual = min(max(self.a.players.default, lo), hi)
+        players = [usual] + ([lo] if "players" in used and lo != usual else [])
         out = []
         for at_once in (False, True) if went_out and "all_at_once" in used else (False,):
             for stock_out in (False, True) if "stock_out" in used else (False,):
@@ -104,7 +106,7 @@ class WitnessSearch(MeldSearch):
 
         p = self.pair
         hand_tables = {hand_table(self.a), hand_table(self.b)} - {None}
-        meld_tables = {self.a.meld_points, self.b.meld_points} - {None}
+        meld_tables = {self.a.scoring.meld_points, self.b.scoring.meld_points} - {None}
         keys = [c.key for c in changes if c.key[0] == "values" or c.key in (("scoring", "meld_points"),
                                                                           ("scoring", "round"))]
         common = p.common
@@ -210,7 +212,7 @@ class WitnessSearch(MeldSearch):
             self.count("openings")
             verdicts = []
             for s, rs in enumerate((self.a, self.b)):
-                if rs.opening is None:
+                if rs.requirements.opening is None:
                     verdicts.append((True, "opens (no minimum)"))
                     continue
                 codes = [tuple(p.code[s][p.names[i]] for i in m) for m in melds]
@@ -231,7 +233,7 @@ class WitnessSearch(MeldSearch):
         from loba_dsl.scoring.requirements import contract
 
         p = self.pair
-        n_rounds = max(len(rs.contracts.rounds) if rs.contracts else 0 for rs in (self.a, self.b))
+        n_rounds = max(len(k.rounds) if (k := rs.requirements.contracts) else 0 for rs in (self.a, self.b))
         for c in changes:
             rounds = [int(c.key[3]) + 1] if len(c.key) > 3 else list(range(1, n_rounds + 1))
             order = 0
@@ -243,7 +245,7 @@ class WitnessSearch(MeldSearch):
                     self.count("contracts")
                     verdicts = []
                     for s, rs in enumerate((self.a, self.b)):
-                        spec = rs.contracts
+                        spec = rs.requirements.contracts
                         if spec is None or rnd > len(spec.rounds):
                             verdicts.append((True, "allowed (no contract)"))
                             continue
@@ -267,11 +269,12 @@ class WitnessSearch(MeldSearch):
             return
 
         def state(rs: Ruleset, total: int) -> tuple[str, str]:
-            m = rs.settings.get("match", {})
-            if m.get("end") == "target" and m.get("target") is not None and total >= int(m["target"]):
-                return "target", f"reaches the target ({m['target']}): the match ends"
-            if m.get("eliminate_at") is not None and total >= int(m["eliminate_at"]):
-                return "eliminated", f"is eliminated (at {m['eliminate_at']} or more)"
+            m = rs.match
+            status = m.status(total)
+            if status is MatchEnd.TARGET:
+                return "target", f"reaches the target ({m.target}): the match ends"
+            if status is MatchEnd.LAST_STANDING:
+                return "eliminated", f"is eliminated (at {m.eliminate_at} or more)"
             return "on", "plays on"
 
         previous = None
@@ -286,8 +289,7 @@ class WitnessSearch(MeldSearch):
             previous = (ca, cb)
 
         def reentries(rs: Ruleset) -> int:
-            r = rs.settings.get("match", {}).get("reentry")
-            return int(r.get("max", 0)) if isinstance(r, dict) else 0
+            return rs.match.max_reentries
 
         for k in range(1, 6):
             self.count("match")
@@ -305,8 +307,7 @@ class WitnessSearch(MeldSearch):
         if not changes:
             return
         def allowed(rs: Ruleset, n: int) -> bool:
-            p = rs.settings.get("players", {})
-            return int(p.get("min", 2)) <= n <= int(p.get("max", 5))
+            return rs.players.allows(n)
 
         for n in range(1, 13):
             self.count("players")

@@ -100,7 +100,7 @@ class _Pair:
         self.wild: list[frozenset[int]] = []
         for rs in (a, b):
             deck = rs.deck
-            w = {self.index[deck.name(c)] for c in rs.wild_cards if c in deck.all_codes()}
+            w = {self.index[deck.name(c)] for c in rs.wilds.cards if c in deck.all_codes()}
             if deck.jokers:
                 w.add(self.index[deck.name(deck.joker_code)])
             self.wild.append(frozenset(w))
@@ -369,7 +369,7 @@ class MeldSearch:
         all_kinds = [*{k.name: 0 for k in (*self.a.kinds, *self.b.kinds)}]
         watched = all_kinds if any(c.area != "melds" for c in changes) else sorted(shape_kinds)
         changed_wild = set(p.wild[0] ^ p.wild[1])
-        if self.a.natural_too != self.b.natural_too:
+        if self.a.wilds.natural_too != self.b.wilds.natural_too:
             changed_wild |= {i for i in p.wild[0] & p.wild[1] if p.rank_suit(i) is not None}
         keys = [c.key for c in changes if c.key[0] != "deck"] or [c.key for c in changes]
         # Sizes 3, 4, ... then the sizes where two shapes' size ranges part (a 13-card escalera against one

@@ -155,12 +155,12 @@ class Matcher:
         self.R = deck.n_ranks
         self.joker = deck.joker_code
         n = deck.n_codes
-        wilds = ruleset.wild_cards
-        self.always_wild = tuple(c == self.joker or (c in wilds and not ruleset.natural_too) for c in range(n))
+        wilds = ruleset.wilds.cards
+        self.always_wild = tuple(c == self.joker or (c in wilds and not ruleset.wilds.natural_too) for c in range(n))
         self.maybe_wild = tuple(c in wilds and not self.always_wild[c] for c in range(n))
         self.rank = tuple(c // self.S if c != self.joker else -1 for c in range(n))
         self.suit = tuple(c % self.S if c != self.joker else -1 for c in range(n))
-        table = table or ruleset.meld_points
+        table = table or ruleset.scoring.meld_points
         self.values = ruleset.meld_values.get(table) if table is not None and scored else None
         self.names = deck.names
         # Wild cards that score alike in every position of every kind: which goes where never matters.

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from loba_dsl.cards.deck import Card, Deck, Rank, Suit
 from loba_dsl.dsl import ast as A
 from loba_dsl.errors import DSLError, LobaError, Location, raise_all
+from loba_dsl.rules import model as M
 from loba_dsl.rules.model import Contracts, MeldKind, Opening, Ruleset, ValueKey
 
 if TYPE_CHECKING:
@@ -78,7 +79,12 @@ class _Compiler:
             self.problem(("scoring", "meld_points"), f"unknown value table '{meld_points}'",
                          hint=_suggest(meld_points, tables))
         scope = S.Scope(S.ROUND_VARIABLES, declared_tables, declared_kinds)
-        round_formula = self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"]))
+        round_formula = None
+        if scoring.get("round") is None:
+            self.problem(("scoring",), "the ruleset gives no round formula (scoring.round)",
+                         hint="write one, such as 'went_out ? 0 : penalty(hand)', or 'extends' a ruleset that has one")
+        else:
+            round_formula = self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"]))
         if round_formula is not None:
             self.guard(("scoring", "round"), lambda: S.check_expr(round_formula, scope, "int"))
         opening = self.opening(tables)
@@ -97,26 +103,63 @@ class _Compiler:
         meld_values = {name: self.meld_table(name, tables[name], deck, kinds, wild_cards, natural_too)
                        for name in sorted(on_melds) if name in tables}
         raise_all(self.errors)
+        assert round_formula is not None  # a missing or broken formula was reported above
+        d = self.data
+        pl = d["players"]
+        if not pl["min"] <= pl["default"] <= pl["max"]:
+            self.problem(("players", "default"), f"players.default is {pl['default']}, outside "
+                         f"players.min to players.max ({pl['min']} to {pl['max']})")
+            raise_all(self.errors)
         return Ruleset(
-            name=str(self.data.get("name")),
-            description=str(self.data.get("description", "")),
+            name=str(d["name"]),
+            description=str(d["description"]),
             source=self.r.chain[0].source,
+            players=M.Players(int(d["players"]["min"]), int(d["players"]["max"]), int(d["players"]["default"])),
             deck=deck,
-            wild_cards=wild_cards,
-            natural_too=natural_too,
+            deal=self.deal(),
+            wilds=M.Wilds(wild_cards, natural_too),
             kinds=kinds,
             tables=tables,
-            meld_points=meld_points,
-            better=str(scoring.get("better", "lower")),
-            round_formula=round_formula,
-            opening=opening,
-            contracts=contracts,
-            instant_win=instant_win,
-            settings=self.data,
+            scoring=M.ScoringRules(M.Better(scoring["better"]), meld_points, round_formula),
+            turn=self.turn(),
+            requirements=M.Requirements(opening, contracts),
+            match=self.match(instant_win),
+            document=self.data,
             origins={p: self.r.where(p) for p in self.r.origins},
             files=self.r.files,
             hand_values=hand_values,
             meld_values=meld_values,
+        )
+
+    def deal(self) -> M.Deal:
+        d = self.data["deal"]
+        return M.Deal(int(d["cards"]), M.Direction(d["direction"]), M.FirstPlayer(d["first_player"]),
+                      bool(d["upcard"]), M.NextDealer(d["next_dealer"]))
+
+    def turn(self) -> M.TurnRules:
+        t = self.data["turn"]
+        return M.TurnRules(
+            discard_pile_take=M.PileTake(t["discard_pile_take"]),
+            rediscard_single=M.Rediscard(t["rediscard_single"]),
+            lay_off=M.LayOff(t["lay_off"]),
+            lay_off_after_first_meld=bool(t["lay_off_after_first_meld"]),
+            joker_replacement=bool(t["joker_replacement"]),
+            wild_move=M.WildMove(t["wild_move"]),
+            going_out=M.GoingOut(t["going_out"]),
+            stock_exhausted=M.StockExhausted(t["stock_exhausted"]),
+        )
+
+    def match(self, instant_win: A.Expr | None) -> M.MatchRules:
+        m = self.data["match"]
+        r = m["reentry"]
+        reentry = None if r is None else M.Reentry(int(r["max"]), M.ReentryScore(r["score"]))
+        return M.MatchRules(
+            end=M.MatchEnd(m["end"]),
+            eliminate_at=None if m["eliminate_at"] is None else int(m["eliminate_at"]),
+            target=None if m["target"] is None else int(m["target"]),
+            reentry=reentry,
+            winner_if_all_out=M.AllOut(m["winner_if_all_out"]),
+            instant_win=instant_win,
         )
 
     def deck(self) -> Deck:
@@ -140,12 +183,12 @@ class _Compiler:
         deck = Deck(
             suits=suits,
             ranks=ranks,
-            copies=int(d.get("copies", 1)),
-            jokers=int(d.get("jokers", 0)),
+            copies=int(d["copies"]),
+            jokers=int(d["jokers"]),
             ace=seen.get(ace) if ace is not None else None,
             joker_symbol=str(joker.get("symbol", "JOKER")),
             joker_aliases=tuple(joker.get("aliases", ())),
-            languages=tuple(d.get("languages", ("en",))),
+            languages=tuple(d["languages"]),
         )
         try:
             from loba_dsl.cards.notation import Notation
@@ -214,9 +257,9 @@ class _Compiler:
     def wilds(self, names: Any, deck: Deck) -> tuple[frozenset[Card], bool]:
         from loba_dsl.dsl.parser import parse_cards
 
-        spec = self.data.get("wilds", {})
-        text = spec.get("cards")
-        natural_too = bool(spec.get("natural_too", True))
+        spec = self.data["wilds"]
+        text = spec["cards"]
+        natural_too = bool(spec["natural_too"])
         if text is None:
             return frozenset(), natural_too
         path = ("wilds", "cards")
@@ -306,12 +349,16 @@ class _Compiler:
         spec = self.data.get("requirements", {}).get("opening")
         if spec is None:
             return None
-        table = str(spec.get("table", "penalty"))
-        if table not in tables:
+        if spec.get("table") is None:
+            self.problem(("requirements", "opening"), "an opening minimum needs the value table that counts it "
+                         "(requirements.opening.table)", hint="name one of its value tables: " + ", ".join(tables))
+            table = ""
+        else:
+            table = str(spec["table"])
+        if table and table not in tables:
             self.problem(("requirements", "opening", "table"), f"unknown value table '{table}'",
                          hint=_suggest(table, tables))
-        return Opening(int(spec.get("minimum", 0)), str(spec.get("scope", "first_turn")), table,
-                       str(spec.get("wild_value", "own")))
+        return Opening(int(spec["minimum"]), str(spec["scope"]), table, str(spec["wild_value"]))
 
     def contracts(self, parse: Callable[[str], A.Contract], kinds: tuple[MeldKind, ...]) -> Contracts | None:
         spec = self.data.get("requirements", {}).get("contracts")
@@ -320,7 +367,7 @@ class _Compiler:
         names = [k.name for k in kinds]
         rounds = []
         texts = []
-        for i, text in enumerate(spec.get("rounds", [])):
+        for i, text in enumerate(spec["rounds"]):
             path = ("requirements", "contracts", "rounds", i)
             contract = self.guard(path, partial(parse, str(text)))
             if contract is None:
@@ -333,8 +380,8 @@ class _Compiler:
                     self.problem(path, "a contract asks for at least one meld of a kind", term.kind.pos)
             rounds.append(contract)
             texts.append(str(text))
-        return Contracts(tuple(rounds), tuple(texts), bool(spec.get("at_once", True)),
-                         bool(spec.get("before_other_melds", True)), str(spec.get("source", "")))
+        return Contracts(tuple(rounds), tuple(texts), bool(spec["at_once"]),
+                         bool(spec["before_other_melds"]), str(spec["source"]))
 
 
 def _roles(kind: MeldKind, ki: int, deck: Deck, wilds: frozenset[Card],

@@ -250,6 +250,8 @@ def fill_defaults(resolved: Resolved) -> None:
             if key not in target:
                 if "default" in sub:
                     target[key] = _copy(sub["default"])
+                    if isinstance(target[key], dict) and "properties" in sub:
+                        fill(target[key], sub)
                 elif sub.get("type") == "object" and "properties" in sub:
                     target[key] = {}
                     fill(target[key], sub)

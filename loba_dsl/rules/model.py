@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from loba_dsl.cards.deck import Card, Deck
@@ -48,8 +48,166 @@ class MeldKind:
         return self.shape.kind == "run"
 
 
+class Direction(StrEnum):
+    """Which way the deal and the play go round the table (``deal.direction``)."""
+
+    CLOCKWISE = "clockwise"
+    COUNTERCLOCKWISE = "counterclockwise"
+
+
+class FirstPlayer(StrEnum):
+    """Who plays first (``deal.first_player``)."""
+
+    DEALER_LEFT = "dealer_left"
+    DEALER_RIGHT = "dealer_right"
+
+
+class NextDealer(StrEnum):
+    """Who deals the next round (``deal.next_dealer``)."""
+
+    WENT_OUT = "went_out"
+    ROTATE = "rotate"
+
+
+class PileTake(StrEnum):
+    """What a draw from the discard pile takes (``turn.discard_pile_take``)."""
+
+    TOP_CARD = "top_card"
+    WHOLE_PILE = "whole_pile"
+
+
+class Rediscard(StrEnum):
+    """Whether the card just taken from the pile may be discarded again (``turn.rediscard_single``)."""
+
+    ALLOWED = "allowed"
+    FORBIDDEN = "forbidden"
+
+
+class LayOff(StrEnum):
+    """Onto whose melds a player may lay off cards (``turn.lay_off``)."""
+
+    OWN_MELDS = "own_melds"
+    ANY_MELDS = "any_melds"
+    NONE = "none"
+
+
+class WildMove(StrEnum):
+    """Whether a wild card on the table may be moved (``turn.wild_move``)."""
+
+    NONE = "none"
+    ENDS = "ends"
+
+
+class GoingOut(StrEnum):
+    """What going out asks of the last cards (``turn.going_out``)."""
+
+    DISCARD_REQUIRED = "discard_required"
+    DISCARD_OPTIONAL = "discard_optional"
+    ONE_CARD_LEFT = "one_card_left"
+
+
+class StockExhausted(StrEnum):
+    """What happens when the stock runs out (``turn.stock_exhausted``)."""
+
+    RESHUFFLE_DISCARDS = "reshuffle_discards"
+    END_ROUND = "end_round"
+
+
+class Better(StrEnum):
+    """Whether a lower or a higher score is better (``scoring.better``)."""
+
+    LOWER = "lower"
+    HIGHER = "higher"
+
+    @property
+    def sign(self) -> int:
+        """+1 where higher is better, -1 where lower is: ``sign * score`` is a utility to maximise."""
+        return 1 if self is Better.HIGHER else -1
+
+
+class MatchEnd(StrEnum):
+    """How a match ends (``match.end``)."""
+
+    LAST_STANDING = "last_standing"
+    TARGET = "target"
+
+
+class ReentryScore(StrEnum):
+    """The total a re-entering player starts again from (``match.reentry.score``)."""
+
+    HIGHEST_REMAINING = "highest_remaining"
+
+
+class AllOut(StrEnum):
+    """Who wins when every player is eliminated in the same round (``match.winner_if_all_out``)."""
+
+    LOWEST_TOTAL = "lowest_total"
+    SHARED = "shared"
+
+
+@dataclass(frozen=True)
+class Players:
+    """How many may play (``players``)."""
+
+    min: int
+    max: int
+    default: int
+    """The table size assumed where none is given (a lone hand, ``loba arrange``)."""
+
+    def allows(self, n: int) -> bool:
+        return self.min <= n <= self.max
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The deal (``deal``)."""
+
+    cards: int
+    direction: Direction
+    first_player: FirstPlayer
+    upcard: bool
+    next_dealer: NextDealer
+
+
+@dataclass(frozen=True)
+class Wilds:
+    """Which cards are wild (``wilds``)."""
+
+    cards: frozenset[Card]
+    """Card codes that may stand for another card (the Joker among them where it is wild)."""
+    natural_too: bool
+    """Whether a wild card that is not a Joker may also count as itself."""
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """How a round is scored (``scoring``)."""
+
+    better: Better
+    meld_points: str | None
+    """The value table that gives a meld's points, or ``None``."""
+    round: A.Expr
+    """The round formula, checked."""
+
+
+@dataclass(frozen=True)
+class TurnRules:
+    """What a player may do on a turn (``turn``)."""
+
+    discard_pile_take: PileTake
+    rediscard_single: Rediscard
+    lay_off: LayOff
+    lay_off_after_first_meld: bool
+    joker_replacement: bool
+    wild_move: WildMove
+    going_out: GoingOut
+    stock_exhausted: StockExhausted
+
+
 @dataclass(frozen=True)
 class Opening:
+    """The opening minimum (``requirements.opening``)."""
+
     minimum: int
     scope: str
     table: str
@@ -58,6 +216,8 @@ class Opening:
 
 @dataclass(frozen=True)
 class Contracts:
+    """The contract of each round (``requirements.contracts``)."""
+
     rounds: tuple[A.Contract, ...]
     texts: tuple[str, ...]
     at_once: bool
@@ -65,33 +225,80 @@ class Contracts:
     source: str
 
 
-@dataclass
+@dataclass(frozen=True)
+class Requirements:
+    """What a lay-down must reach (``requirements``)."""
+
+    opening: Opening | None
+    contracts: Contracts | None
+
+
+@dataclass(frozen=True)
+class Reentry:
+    """Re-entering a match after elimination (``match.reentry``)."""
+
+    max: int
+    score: ReentryScore
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """How rounds add up to a match (``match``)."""
+
+    end: MatchEnd
+    eliminate_at: int | None
+    target: int | None
+    reentry: Reentry | None
+    winner_if_all_out: AllOut
+    instant_win: A.Expr | None
+    """A condition on one player's round that wins the match outright, checked."""
+
+    @property
+    def max_reentries(self) -> int:
+        return self.reentry.max if self.reentry is not None else 0
+
+    def status(self, total: int) -> MatchEnd | None:
+        """What a running total means: the target reached, eliminated, or ``None`` (plays on)."""
+        if self.end is MatchEnd.TARGET and self.target is not None and total >= self.target:
+            return MatchEnd.TARGET
+        if self.eliminate_at is not None and total >= self.eliminate_at:
+            return MatchEnd.LAST_STANDING
+        return None
+
+
+@dataclass(frozen=True, eq=False)
 class Ruleset:
-    """Everything the engine needs to know about one variant."""
+    """Everything the engine needs to know about one variant, typed and frozen.
+
+    One field per section of the schema.  The schema is the only source of
+    defaults: the compiler reads the defaulted document and nothing else.
+    """
 
     name: str
     description: str
     source: str
+    players: Players
     deck: Deck
-    wild_cards: frozenset[Card]
-    natural_too: bool
+    deal: Deal
+    wilds: Wilds
     kinds: tuple[MeldKind, ...]
+    """The meld kinds (``melds``), in the ruleset's order."""
     tables: Mapping[str, Any]
-    meld_points: str | None
-    better: str
-    round_formula: A.Expr
-    opening: Opening | None
-    contracts: Contracts | None
-    instant_win: A.Expr | None
-    settings: dict[str, Any]
-    """The resolved document (after ``extends`` and defaults)."""
-    origins: dict[tuple[str | int, ...], str]
+    """The value tables (``values``), compiled."""
+    scoring: ScoringRules
+    turn: TurnRules
+    requirements: Requirements
+    match: MatchRules
+    document: Mapping[str, Any]
+    """The resolved document (after ``extends`` and defaults): for rendering and the rules diff only."""
+    origins: Mapping[tuple[str | int, ...], str]
     """``file:line`` of every value that a file set."""
     files: tuple[str, ...]
     hand_values: Mapping[str, tuple[int, ...]]
     """Per value table, the value of each card code in hand."""
     meld_values: Mapping[str, Mapping[ValueKey, int]] = field(default_factory=dict)
     """Per value table used on melds, the value of a card in each role."""
+    _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
 
     def kind(self, name: str) -> MeldKind:
         for k in self.kinds:
@@ -108,8 +315,7 @@ class Ruleset:
 
         ``build(*args)`` runs only the first time ``key`` is asked for (no closure
         is made per call: this sits on hot paths).  Kept on the ruleset itself, so
-        it lives exactly as long as the ruleset, and left out when the ruleset is
-        pickled to the disk cache.
+        it lives exactly as long as the ruleset, and left out of any serialised form.
         """
         cache = self._memo
         try:
@@ -118,16 +324,16 @@ class Ruleset:
             found = cache[key] = build(*args)
         return found
 
-    @cached_property
-    def _memo(self) -> dict[Hashable, Any]:
-        return {}
-
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state.pop("_memo", None)
+        state["_memo"] = {}
         return state
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
     def where(self, *path: str | int) -> str:
+        """``file:line`` that set this key, or ``(default)`` where the schema's default applies."""
         return self.origins.get(tuple(path), "(default)")
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from loba_dsl.dsl.semantics import evaluate
 from loba_dsl.errors import InputError, LobaError, raise_all
+from loba_dsl.rules.model import Better
 
 if TYPE_CHECKING:
     from loba_dsl.rules.model import Ruleset
@@ -91,20 +92,17 @@ class MatchResult:
 class _Match:
     def __init__(self, ruleset: Ruleset, sheet: MatchSheet, target: int | None) -> None:
         self.rs = ruleset
-        rules = ruleset.settings.get("match", {})
-        self.end = str(rules.get("end", "last_standing"))
-        self.eliminate_at = rules.get("eliminate_at")
-        self.target = target if target is not None else sheet.target if sheet.target is not None else rules.get(
-            "target")
-        reentry = rules.get("reentry")
-        self.max_reentries = int(reentry.get("max", 0)) if isinstance(reentry, dict) else 0
-        self.higher = ruleset.better == "higher"
+        rules = ruleset.match
+        self.end = rules.end
+        self.eliminate_at = rules.eliminate_at
+        self.target = target if target is not None else sheet.target if sheet.target is not None else rules.target
+        self.max_reentries = rules.max_reentries
+        self.higher = ruleset.scoring.better is Better.HIGHER
         self.sheet = sheet
         self.players: dict[str, Standing] = {}
         for name in sheet.players or []:
             self.players[name] = Standing(name)
-        limits = ruleset.settings.get("players", {})
-        lo, hi = int(limits.get("min", 1)), int(limits.get("max", 99))
+        lo, hi = ruleset.players.min, ruleset.players.max
         if sheet.players is not None and not lo <= len(sheet.players) <= hi:
             raise InputError(f"{ruleset.name} is played by {lo} to {hi} players, not {len(sheet.players)}",
                              location=sheet.events[0].where if sheet.events else None)
@@ -166,7 +164,7 @@ class _Match:
         result = RoundResult(number, scores, detail=detail)
         for name, score in scores.items():
             self.players[name].total += score
-        if detail is not None and self.rs.instant_win is not None:
+        if detail is not None and self.rs.match.instant_win is not None:
             self.instant(detail, result)
         if not self.over and self.eliminate_at is not None:
             for name in self.active():
@@ -191,12 +189,12 @@ class _Match:
     def instant(self, detail: RoundScore, result: RoundResult) -> None:
         from loba_dsl.scoring.rounds import _Env
 
-        assert self.rs.instant_win is not None
+        assert self.rs.match.instant_win is not None
         for p in detail.players:
             env = _Env(self.rs, p.hand, p.melds, {
                 "went_out": p.went_out, "all_at_once": p.all_at_once, "stock_out": detail.stock_out,
                 "players": detail.n_players, "round": result.number})
-            if evaluate(self.rs.instant_win, env):
+            if evaluate(self.rs.match.instant_win, env):
                 self.over = True
                 self.winners = [p.name]
                 self.how = f"{p.name} won outright in round {result.number} (match.instant_win)"

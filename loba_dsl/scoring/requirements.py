@@ -62,7 +62,7 @@ def legal_kinds(ruleset: Ruleset, cards: Sequence[Card]) -> tuple[str, ...]:
 
 def opening(ruleset: Ruleset, melds: Sequence[Sequence[Card]]) -> Verdict:
     """Does this first lay-down reach the ruleset's opening minimum?"""
-    spec = ruleset.opening
+    spec = ruleset.requirements.opening
     if spec is None:
         raise InputError(f"{ruleset.name} has no opening minimum (requirements.opening)")
     values = ruleset.hand_values[spec.table]
@@ -92,7 +92,7 @@ def opening(ruleset: Ruleset, melds: Sequence[Sequence[Card]]) -> Verdict:
 
 def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]]) -> Verdict:
     """Does this lay-down fulfil round ``round_number``'s contract (1-based)?"""
-    spec = ruleset.contracts
+    spec = ruleset.requirements.contracts
     if spec is None:
         raise InputError(f"{ruleset.name} has no contracts (requirements.contracts)")
     if not 1 <= round_number <= len(spec.rounds):

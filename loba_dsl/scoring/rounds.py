@@ -23,6 +23,7 @@ from loba_dsl.dsl import ast as A
 from loba_dsl.errors import InputError, LobaError, raise_all
 from loba_dsl.melds.matcher import Reading
 from loba_dsl.melds.matcher import matcher_for as matcher
+from loba_dsl.rules.model import Better, GoingOut
 
 if TYPE_CHECKING:
     from loba_dsl.rules.model import Ruleset
@@ -153,7 +154,7 @@ class _Env:
 
     def meld_value(self, table: str, meld: Any) -> int:
         assert isinstance(meld, ScoredMeld)
-        if table == self.ruleset.meld_points and meld.points is not None:
+        if table == self.ruleset.scoring.meld_points and meld.points is not None:
             return meld.points
         best = matcher(self.ruleset, table).match(meld.cards, reasons=False).best
         assert best is not None and best.points is not None, "a scored meld is legal"
@@ -162,7 +163,7 @@ class _Env:
 
 def hand_table(ruleset: Ruleset) -> str | None:
     """The first value table the round formula applies to the hand."""
-    for e in A.walk(ruleset.round_formula):
+    for e in A.walk(ruleset.scoring.round):
         if isinstance(e, A.Call) and e.name in ruleset.tables and any(
                 isinstance(arg.value, A.Var) and arg.value.name == "hand" for arg in e.args):
             return e.name
@@ -199,12 +200,12 @@ def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tup
         "players": players, "round": round_number,
     }
     score = int(_formula(ruleset)(_Env(ruleset, hand, melds, variables)))
-    meld_points = sum(m.points or 0 for m in melds) if ruleset.meld_points is not None else None
+    meld_points = sum(m.points or 0 for m in melds) if ruleset.scoring.meld_points is not None else None
     table = _hand_table_cached(ruleset)
     values = tuple(ruleset.hand_values[table][c] for c in hand) if table is not None else None
     hand_value = sum(values) if values is not None else None
     base = (meld_points or 0) - (hand_value or 0)
-    if ruleset.better != "higher":
+    if ruleset.scoring.better is not Better.HIGHER:
         base = -base
     return PlayerScore(name, score, went_out, all_at_once, melds, meld_points, hand, values, hand_value, table,
                        score - base)
@@ -218,7 +219,7 @@ def _formula(ruleset: Ruleset) -> Callable[[Any], Any]:
 def _compile_round(ruleset: Ruleset) -> Callable[[Any], Any]:
     from loba_dsl.dsl.closures import compile_formula
 
-    return compile_formula(ruleset.round_formula)
+    return compile_formula(ruleset.scoring.round)
 
 
 def _hand_table_cached(ruleset: Ruleset) -> str | None:
@@ -234,7 +235,7 @@ def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = No
     n = players or sheet.n_players or len(sheet.players)
     if not players and sheet.n_players is None:
         # Not said: the players listed, and at least as many as the ruleset's minimum.
-        n = max(n, int(ruleset.settings.get("players", {}).get("min", 1)))
+        n = max(n, ruleset.players.min)
     if not sheet.bare:
         errors.extend(_check_table(sheet, ruleset, n))
     scored_players: list[tuple[Any, tuple[ScoredMeld, ...]]] = []
@@ -277,15 +278,14 @@ def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = No
 def _check_table(sheet: RoundSheet, ruleset: Ruleset, n: int) -> list[LobaError]:
     """The ruleset's number of players, and what a player who went out may keep."""
     errors: list[LobaError] = []
-    limits = ruleset.settings.get("players", {})
-    lo, hi = int(limits.get("min", 1)), int(limits.get("max", 99))
+    lo, hi = ruleset.players.min, ruleset.players.max
     if not lo <= n <= hi:
         errors.append(InputError(f"{ruleset.name} is played by {lo} to {hi} players, not {n}", location=sheet.where))
     elif len(sheet.players) > n:
         errors.append(InputError(f"the round lists {len(sheet.players)} players but says there are {n}",
                                  location=sheet.players[n].where))
-    going_out = ruleset.settings.get("turn", {}).get("going_out", "discard_required")
-    keep = 1 if going_out == "one_card_left" else 0
+    going_out = ruleset.turn.going_out
+    keep = 1 if going_out is GoingOut.ONE_CARD_LEFT else 0
     for p in sheet.players:
         if p.went_out and len(p.hand) > keep:
             allowed = "one card" if keep else "no cards"

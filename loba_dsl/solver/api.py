@@ -103,16 +103,17 @@ class GoingOut:
 class Solver(CandidateMixin):
     """Exact arrangements of hands under one ruleset (build once, solve many hands)."""
 
-    def __init__(self, ruleset: Ruleset, *, players: int = 4) -> None:
+    def __init__(self, ruleset: Ruleset, *, players: int | None = None) -> None:
         self.rs = ruleset
         self.deck = ruleset.deck
+        players = ruleset.players.default if players is None else players
         self.players = players
         self.objective: Objective = round_objective(ruleset, players=players)
         self.matcher = matcher_for(ruleset)
         self.specs = self.matcher.specs
         deck = self.deck
         self.wild_capable = tuple(
-            c == deck.joker_code or c in ruleset.wild_cards for c in range(deck.n_codes))
+            c == deck.joker_code or c in ruleset.wilds.cards for c in range(deck.n_codes))
         # Processing order: plain naturals by suit then rank, then the cards that can be wild.
         keys = sorted(range(deck.n_codes), key=lambda c: (
             self.wild_capable[c], deck.suit_of(c) if c != deck.joker_code else 99,
@@ -152,7 +153,7 @@ class Solver(CandidateMixin):
     def _wild_classes(self) -> dict[Card, Card]:
         """Wild-capable cards grouped by how they count in hand and as a wild in every meld role."""
         deck = self.deck
-        tables = {self.rs.meld_points} | {t for _, t, _ in self.meld_terms if t is not None}
+        tables = {self.rs.scoring.meld_points} | {t for _, t, _ in self.meld_terms if t is not None}
         per_table = [self.rs.meld_values.get(t, {}) for t in sorted(t for t in tables if t is not None)]
         classes: dict[tuple[Any, ...], Card] = {}
         out: dict[Card, Card] = {}
@@ -342,7 +343,7 @@ class Solver(CandidateMixin):
                    for c in meld)
 
     def _table_points(self, table: str, meld: Multiset, best: Reading) -> int:
-        if table == self.rs.meld_points and best.points is not None:
+        if table == self.rs.scoring.meld_points and best.points is not None:
             return best.points
         other = matcher_for(self.rs, table).match(meld, reasons=False).best
         assert other is not None and other.points is not None
@@ -487,7 +488,7 @@ class Solver(CandidateMixin):
     @_gc_paused
     def can_go_out(self, cards: Sequence[Card]) -> GoingOut:
         """Can this hand go out under the ruleset's going-out rule (``turn.going_out``)?"""
-        rule = self.rs.settings.get("turn", {}).get("going_out", "discard_required")
+        rule = self.rs.turn.going_out
         hand = _Hand(self, tuple(cards), self._count_if_legal)
         total = len(hand.cards)
         if rule != "discard_required":
@@ -534,7 +535,7 @@ class Solver(CandidateMixin):
         Exact: the search carries the opening value reached so far (capped at
         the minimum) as part of its state.
         """
-        spec = self.rs.opening
+        spec = self.rs.requirements.opening
         if spec is None:
             raise ValueError(f"{self.rs.name} has no opening minimum")
         values = self.rs.hand_values[spec.table]
@@ -597,7 +598,7 @@ class Solver(CandidateMixin):
     @_gc_paused
     def contract(self, cards: Sequence[Card], round_number: int) -> Arrangement | None:
         """Melds from ``cards`` that fulfil round ``round_number``'s contract exactly, or ``None``."""
-        spec = self.rs.contracts
+        spec = self.rs.requirements.contracts
         if spec is None:
             raise ValueError(f"{self.rs.name} has no contracts")
         wanted: dict[str, int] = {}

@@ -171,7 +171,7 @@ class CandidateMixin:
         budget = 0 if k.no_wilds is not None else min(self._wild_limit[k.index], sum(n for _, n in pool))
         by_rank: dict[int, list[tuple[Card, int]]] = {}
         for c, n in sorted(counts.items()):
-            if c != deck.joker_code and not (self.wild_capable[c] and not self.rs.natural_too):
+            if c != deck.joker_code and not (self.wild_capable[c] and not self.rs.wilds.natural_too):
                 by_rank.setdefault(deck.rank_of(c), []).append((c, n))
         for items in by_rank.values():
             if sum(n for _, n in items) + budget < k.lo:

@@ -164,7 +164,7 @@ def round_objective(ruleset: Any, *, players: int = 4) -> Objective:
         "went_out": False, "all_at_once": False, "stock_out": False, "players": players, "round": 1,
     }
     try:
-        return objective(ruleset.round_formula, ruleset.better, facts)
+        return objective(ruleset.scoring.round, ruleset.scoring.better, facts)
     except NotSeparable as e:
         raise InputError(
             f"the solver cannot optimise {ruleset.name}'s round formula: {e} "
