@@ -108,7 +108,8 @@ class _Compiler:
         pl = d["players"]
         if not pl["min"] <= pl["default"] <= pl["max"]:
             self.problem(("players", "default"), f"players.default is {pl['default']}, outside "
-                         f"players.min to players.max ({pl['min']} to {pl['max']})")
+                         f"players.min to players.max ({pl['min']} to {pl['max']})",
+                         hint="set players.default to the usual table size within that range")
             raise_all(self.errors)
         return Ruleset(
             name=str(d["name"]),
