@@ -47,6 +47,13 @@ _DASHES_TO_SPACE = re.compile(f"[{re.escape(_DASHES)}]").sub
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\ufeff"))  # text/emoji presentation, BOM
 _SKIP = -1  # a token made only of invisible characters: not a card, not an error
 
+MAX_HINTED_TOKEN = 32
+"""A longer unknown token gets no "did you mean" search (which costs time in the token's length)."""
+MAX_SHOWN_TOKEN = 40
+"""An unknown token is quoted in messages up to this many characters."""
+MAX_ERRORS = 20
+"""Bad tokens reported one by one per text; past that, one summary error counts the rest."""
+
 
 def normalise(spelling: str) -> str:
     """The form every spelling is compared in: no variation selectors, casefolded, NFC."""
@@ -151,17 +158,29 @@ class Notation:
         cards: list[Card] = []
         spans: list[Span] = []
         errors: list[LobaError] = []
+        more = 0
         for number, line in enumerate(text.split("\n"), first_line):
             for match in _TOKENS(line):
                 token = match.group()
                 code = self._lookup(token)
                 if code is None:
+                    if len(errors) >= MAX_ERRORS:
+                        more += 1
+                        continue
                     where = Location(source, number, match.start() + 1, line, len(token))
+                    if len(token) > MAX_HINTED_TOKEN:
+                        shown = token[:MAX_SHOWN_TOKEN] + ("…" if len(token) > MAX_SHOWN_TOKEN else "")
+                        errors.append(InputError(f"unknown card '{shown}' ({len(token)} characters)",
+                                                 location=where, hint="a card is a rank followed by a suit"))
+                        continue
                     hint = self._hint(token)
                     errors.append(InputError(f"unknown card '{token}'", location=where, hint=hint))
                 elif code != _SKIP:
                     cards.append(code)
                     spans.append(Span(number, match.start() + 1, len(token)))
+        if more:
+            summary = f"… and {more} more unknown card{'s' if more > 1 else ''} (only the first {MAX_ERRORS} are shown)"
+            errors.append(InputError(summary, location=Location(source, first_line, 1)))
         raise_all(errors)
         return ParsedCards(tuple(cards), tuple(spans))
 
