@@ -33,7 +33,7 @@ def _imports(path: Path, modules: dict[str, Path]) -> list[tuple[str, str, int]]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     here = _module_name(path)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
-    out = []
+    out: list[tuple[str, str, int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend((a.name, "", node.lineno) for a in node.names if a.name.startswith("loba_dsl"))
