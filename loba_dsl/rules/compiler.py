@@ -38,8 +38,8 @@ class _Compiler:
     # -- error placement
     def at(self, path: Path, pos: A.Pos | None = None, line_offset: int = 0, col_offset: int = 0) -> Location | None:
         doc = self.r.origin(path)
-        if doc is None:
-            return None
+        if doc is None:  # a value no file set (a schema default, or missing): the ruleset's own file
+            return self.r.chain[0].location(())
         if not doc.has(path):
             return doc.location(())
         if pos is None:
@@ -165,6 +165,11 @@ class _Compiler:
 
     def deck(self) -> Deck:
         d = self.data["deck"]
+        missing = [k for k in ("suits", "ranks") if not d.get(k)]
+        if missing:
+            self.problem(("deck",), f"the deck has no {' and no '.join(missing)} (deck.{missing[0]})",
+                         hint="list them, or 'extends' a ruleset whose deck you want")
+            raise_all(self.errors)
         suits = tuple(Suit(k, v["symbol"], tuple(v.get("aliases", ()))) for k, v in d["suits"].items())
         ranks = tuple(
             Rank(r["key"], int(r["face"]), tuple(r.get("aliases", ())),
