@@ -24,6 +24,14 @@ if TYPE_CHECKING:
     from loba_dsl.rules.yamlsafe import Path
 
 
+MAX_NUMBER = 1_000_000
+"""The largest number a formula or value table may write (a card's value, a bonus, a coefficient)."""
+MAX_FORMULA_NODES = 200
+"""The most terms one formula may have: canonical forms and the solver's objective grow with it."""
+MAX_FORMULA_DEPTH = 32
+"""The deepest one formula may nest."""
+
+
 def compile_resolved(resolved: Resolved) -> Ruleset:
     """Compile a merged, defaulted ruleset document."""
     return _Compiler(resolved).run()
@@ -59,6 +67,29 @@ class _Compiler:
             self.problem(path, e.message, e.pos, e.hint, line_offset, col_offset)
             return None
 
+    def bounded(self, path: Path, expr: A.Expr | None, line_offset: int = 0, col_offset: int = 0) -> A.Expr | None:
+        """``expr`` if its size, depth and numbers are within the bounds every search relies on, else ``None``."""
+        if expr is None:
+            return None
+        nodes = 0
+        stack: list[tuple[A.Expr, int]] = [(expr, 1)]
+        while stack:
+            node, depth = stack.pop()
+            nodes += 1
+            if depth > MAX_FORMULA_DEPTH or nodes > MAX_FORMULA_NODES:
+                what = f"nested more than {MAX_FORMULA_DEPTH} deep" if depth > MAX_FORMULA_DEPTH else \
+                    f"longer than {MAX_FORMULA_NODES} terms"
+                self.problem(path, f"this formula is {what}", hint="split it, or write it more simply",
+                             line_offset=line_offset, col_offset=col_offset)
+                return None
+            if isinstance(node, A.Num) and abs(node.value) > MAX_NUMBER:
+                limit = f"{MAX_NUMBER:,}".replace(",", " ")
+                self.problem(path, f"{node.value} is too large: numbers in formulas and values are at most {limit}",
+                             node.pos, line_offset=line_offset, col_offset=col_offset)
+                return None
+            stack.extend((child, depth + 1) for child in A.children(node))
+        return expr
+
     # -- the pieces
     def run(self) -> Ruleset:
         from loba_dsl.dsl import semantics as S
@@ -84,7 +115,8 @@ class _Compiler:
             self.problem(("scoring",), "the ruleset gives no round formula (scoring.round)",
                          hint="write one, such as 'went_out ? 0 : penalty(hand)', or 'extends' a ruleset that has one")
         else:
-            round_formula = self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"]))
+            round_formula = self.bounded(("scoring", "round"),
+                                         self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"])))
         if round_formula is not None:
             self.guard(("scoring", "round"), lambda: S.check_expr(round_formula, scope, "int"))
         opening = self.opening(tables)
@@ -92,7 +124,8 @@ class _Compiler:
         instant = self.data.get("match", {}).get("instant_win")
         instant_win = None
         if instant is not None:
-            instant_win = self.guard(("match", "instant_win"), lambda: parse_formula(instant))
+            instant_win = self.bounded(("match", "instant_win"),
+                                       self.guard(("match", "instant_win"), lambda: parse_formula(instant)))
             if instant_win is not None:
                 self.guard(("match", "instant_win"), lambda: S.check_expr(instant_win, scope, "bool"))
         raise_all(self.errors)
@@ -307,6 +340,8 @@ class _Compiler:
                 lo, co = lineno - 1, offset
                 cp = self.guard(path, partial(S.compile_pred, rule.cond, names), lo, co)
                 self.guard(path, partial(S.check_expr, rule.value, scope, "int"), lo, co)
+                if self.bounded(path, rule.value, lo, co) is None:
+                    continue
                 if cp is not None:
                     rules.append(S.TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
             if not rules:
