@@ -43,12 +43,23 @@ Scalar = Literal["int", "bool"]
 class MeldFacts(Protocol):
     """What a formula can ask of one meld on the table (read through :data:`MELD`'s ``field``)."""
 
-    kind: str
-    shape: str
-    size: int
-    suits: int
-    wilds: int
-    naturals: int
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def shape(self) -> str: ...
+
+    @property
+    def size(self) -> int: ...
+
+    @property
+    def suits(self) -> int: ...
+
+    @property
+    def wilds(self) -> int: ...
+
+    @property
+    def naturals(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +162,7 @@ def _stands_face(deck: Deck, card: Card, stands: int | None) -> int | None:
 
 
 _CARD = (
-    CardName("face", "int", "the number on the card (A is 1, J 11, Q 12, K 13 in the French deck)", _face,
+    CardName("face", "int", "the number on the card (its rank's `face` in `deck.ranks`)", _face,
              "a Joker has no face value"),
     CardName("stands_face", "int", "the face of the card a wild stands for in a meld (its own face in hand)",
              _stands_face, "a Joker in hand stands for nothing"),
@@ -175,7 +186,8 @@ FUNCTIONS: Mapping[str, Function] = {f.name: f for f in _FUNCTIONS}
 
 TABLE_FUNCTION = Function(
     "table", "table(list)", "list",
-    "any value table applied to the hand (the sum of its cards' values) or to the melds (`penalty(hand)`)")
+    "any value table, applied to the hand (`penalty(hand)`: the sum of its cards' values) or to the melds "
+    "(the sum of their cards' values, each meld read the best way)")
 """What every value table is, as a function."""
 
 INT_NAMES: frozenset[str] = frozenset(
