@@ -38,7 +38,7 @@ def _list_calls(depth: int) -> st.SearchStrategy[A.Expr]:
     """``count``/a table of the hand, or of the melds with an optional filter."""
     funcs = [f.name for f in FUNCTIONS.values() if f.params == "list"] + list(TABLES)
     hand = st.sampled_from(funcs).map(lambda f: A.Call(f, (A.Arg(var("hand"), None),), NOPOS))
-    filters = st.none() | (exprs("bool", depth - 1, True) if depth > 0 else exprs("bool", 0, True))
+    filters = st.none() | exprs("bool", max(0, depth - 1), True)
     melds = st.tuples(st.sampled_from(funcs), filters).map(
         lambda t: A.Call(t[0], (A.Arg(var("melds"), t[1]),), NOPOS))
     return hand | melds
@@ -52,7 +52,7 @@ def exprs(type_: Kind, depth: int, in_meld: bool = False) -> st.SearchStrategy[A
         leaves: st.SearchStrategy[A.Expr] = (st.integers(0, 12).map(lambda v: A.Num(v, NOPOS))
                                              | st.sampled_from(names).map(var))
         if not in_meld:
-            leaves = leaves | _list_calls(min(depth, 1))
+            leaves = leaves | _list_calls(depth)
     else:
         leaves = st.booleans().map(lambda b: A.Bool(b, NOPOS)) | st.sampled_from(names).map(var)
     if depth == 0:
@@ -141,3 +141,51 @@ def rounds(n_codes: int = 60, kinds: tuple[tuple[str, str], ...] = (("pierna", "
            hand_values: dict[str, tuple[int, ...]] | None = None) -> st.SearchStrategy[Round]:
     return st.builds(Round, facts(), st.lists(st.integers(0, n_codes - 1), max_size=6).map(tuple),
                      st.lists(melds(kinds), max_size=3).map(tuple), st.just(hand_values))
+
+
+def _facts_only(type_: Kind, depth: int) -> st.SearchStrategy[A.Expr]:
+    """Formulas over the round's facts alone (no list): constants once the facts are known."""
+    names = _names("round", type_)
+    if type_ == "int":
+        leaves: st.SearchStrategy[A.Expr] = st.integers(0, 12).map(lambda v: A.Num(v, NOPOS)) | st.sampled_from(
+            names).map(var)
+    else:
+        leaves = st.booleans().map(lambda b: A.Bool(b, NOPOS)) | st.sampled_from(names).map(var)
+    if depth == 0:
+        return leaves
+    ints = _facts_only("int", depth - 1)
+    if type_ == "bool":
+        bools = _facts_only("bool", depth - 1)
+        return st.one_of(leaves, bools.map(lambda e: A.Not(e, NOPOS)),
+                         st.lists(bools, min_size=2, max_size=2).map(lambda i: A.And(tuple(i), NOPOS)),
+                         st.tuples(st.sampled_from(["<", ">=", "=="]), ints, ints).map(
+                             lambda t: A.Compare(t[0], t[1], t[2], NOPOS)))
+    numeric = [st.tuples(st.just(f.name), st.lists(ints, min_size=1, max_size=1 if f.params == "number" else 3))
+               .map(lambda t: A.Call(t[0], tuple(A.Arg(e, None) for e in t[1]), NOPOS))
+               for f in FUNCTIONS.values() if f.params != "list"]
+    return st.one_of(leaves, *numeric, st.tuples(ints, ints).map(lambda t: A.Arith(t[0], (("+", t[1]),), NOPOS)))
+
+
+@functools.cache
+def _linear(depth: int) -> st.SearchStrategy[A.Expr]:
+    if depth == 0:
+        return _list_calls(2) | _facts_only("int", 1)
+    sub = _linear(depth - 1)
+    return st.one_of(
+        sub,
+        st.tuples(sub, st.lists(st.tuples(st.sampled_from("+-"), sub), min_size=1, max_size=3)).map(
+            lambda t: A.Arith(t[0], tuple(t[1]), NOPOS)),
+        st.tuples(_facts_only("int", 1), sub).map(lambda t: A.Arith(t[0], (("*", t[1]),), NOPOS)),
+        st.tuples(sub, _facts_only("int", 1)).map(lambda t: A.Arith(t[0], (("*", t[1]),), NOPOS)),
+        sub.map(lambda e: A.Neg(e, NOPOS)),
+        st.tuples(_facts_only("bool", 2), sub, sub).map(lambda t: A.Cond(t[0], t[1], t[2], NOPOS)),
+    )
+
+
+def separable(depth: int) -> st.SearchStrategy[A.Expr]:
+    """Number formulas the solver's objective can linearise: sums of per-card and per-meld terms, scaled
+    by the round's facts, picked by conditions on the facts, possibly under a max/min against a constant."""
+    body = _linear(depth)
+    wrapped = st.tuples(st.sampled_from(["max", "min"]), st.integers(0, 20), body, st.booleans()).map(
+        lambda t: A.Call(t[0], (A.Arg(A.Num(t[1], NOPOS), None), A.Arg(t[2], None))[:: 1 if t[3] else -1], NOPOS))
+    return body | wrapped

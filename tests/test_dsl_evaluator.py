@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dsl_strategies import TABLES, Meld, Round, exprs, rounds
+from dsl_strategies import TABLES, Meld, Round, exprs, rounds, separable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +73,21 @@ def agree(tree: A.Expr, samples: list[Round], *, numeric: bool) -> int:
 def test_every_number_formula_evaluates_alike_on_every_path(tree: A.Expr, samples: list[Round]) -> None:
     assert check_expr(tree, round_scope(("pierna", "escalera"), TABLES), "int") == "int"
     agree(tree, samples, numeric=True)
+
+
+@SOME
+@given(st.sampled_from(["count", *TABLES]), exprs("bool", 2, True), st.lists(rounds(), min_size=1, max_size=5))
+def test_every_meld_filter_evaluates_alike_on_every_path(function: str, where: A.Expr, samples: list[Round]) -> None:
+    tree = A.Call(function, (A.Arg(A.Var("melds", A.NOPOS), where),), A.NOPOS)
+    assert check_expr(tree, round_scope(("pierna", "escalera"), TABLES), "int") == "int"
+    assert agree(tree, samples, numeric=True) == len(samples)
+
+
+@SOME
+@given(separable(3), st.lists(rounds(), min_size=3, max_size=5))
+def test_separable_formulas_evaluate_alike_on_the_objective_too(tree: A.Expr, samples: list[Round]) -> None:
+    assert check_expr(tree, round_scope(("pierna", "escalera"), TABLES), "int") == "int"
+    assert agree(tree, samples, numeric=True) == len(samples)  # every sample reaches the objective
 
 
 @SOME
