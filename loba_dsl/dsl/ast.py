@@ -7,8 +7,8 @@ Every node carries a :class:`Pos` relative to the DSL text it came from
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Literal, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,3 +286,22 @@ def walk(e: Expr) -> Iterator[Expr]:
         node = stack.pop()
         yield node
         stack.extend(reversed(children(node)))
+
+
+_Node = TypeVar("_Node")
+
+
+def without_positions(node: _Node) -> _Node:
+    """``node`` with every position set to :data:`NOPOS`: trees that say the same compare equal.
+
+    >>> from loba_dsl.dsl.parser import parse_formula
+    >>> without_positions(parse_formula("a + b")) == without_positions(parse_formula("a  +  b"))
+    True
+    """
+    if isinstance(node, Pos):
+        return NOPOS  # type: ignore[return-value]
+    if isinstance(node, tuple):
+        return tuple(without_positions(x) for x in node)  # type: ignore[return-value]
+    if is_dataclass(node) and not isinstance(node, type):
+        return replace(node, **{f.name: without_positions(getattr(node, f.name)) for f in fields(node)})
+    return node

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from loba_dsl.dsl import ast as A
+from loba_dsl.dsl.vocabulary import FUNCTIONS, INT_NAMES, meld_reader
 
 # ================================================================ canonical formulas
 #
@@ -41,8 +42,6 @@ Canon = tuple[Any, ...]
 Poly = tuple[tuple[tuple[Any, ...], int], ...]
 TRUE: Canon = ("b", True)
 FALSE: Canon = ("b", False)
-INT_NAMES = frozenset({"players", "round", "size", "suits", "wilds", "naturals"})
-"""Variables that are numbers; every other name is a condition (went_out, a meld kind, set, run...)."""
 
 
 def _k(x: Any) -> str:
@@ -291,7 +290,7 @@ def canonical_text(text: str, tables: Mapping[str, str] | None = None) -> Canon:
 
 
 class CanonEnv(Protocol):
-    """What :func:`evaluate_canonical` needs (the shape of :class:`loba_dsl.dsl.semantics.Env`)."""
+    """What :func:`evaluate_canonical` needs (the shape of :class:`loba_dsl.dsl.evaluate.Env`)."""
 
     def variable(self, name: str) -> Any: ...
 
@@ -311,16 +310,10 @@ class _CanonEval:
         self.item = item
 
     def var(self, name: str) -> Any:
-        meld = self.item
-        if meld is not None:
-            if name in ("size", "suits", "wilds", "naturals"):
-                return getattr(meld, name)
-            if name in ("set", "run"):
-                return meld.shape == name
-            if name == meld.kind:
-                return True
-            if name not in ("went_out", "all_at_once", "stock_out", "players", "round"):
-                return False
+        if self.item is not None:
+            read = meld_reader(name)
+            if read is not None:
+                return read(self.item)
         return self.env.variable(name)
 
     def diagram(self, c: Canon) -> int | bool:
@@ -346,11 +339,10 @@ class _CanonEval:
     def factor(self, f: Any) -> int:
         if f[0] == "v":
             return int(self.var(f[1]))
-        if f[0] in ("max", "min"):
-            values = [self.poly(p) for p in f[1]]
-            return max(values) if f[0] == "max" else min(values)
-        if f[0] == "abs":
-            return abs(self.poly(f[1]))
+        if f[0] in ("max", "min", "abs"):
+            apply = FUNCTIONS[f[0]].apply
+            assert apply is not None
+            return apply([self.poly(p) for p in f[1]] if f[0] != "abs" else [self.poly(f[1])])
         coll, where = (f[1], f[2]) if f[0] == "count" else (f[2], f[3])
         items = self.env.variable(coll)
         chosen = [x for x in items if where is None or _CanonEval(self.env, x).diagram(where)]

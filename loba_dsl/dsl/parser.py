@@ -38,7 +38,12 @@ _FRIENDLY = {
 
 
 class DSLProblem(Exception):
-    """A syntax or meaning problem at a position of one DSL text."""
+    """A syntax or meaning problem at a position of one DSL text.
+
+    Internal: its position is relative to the DSL text, not a file, so it is not a ``LobaError``.
+    The ruleset compiler turns it into :class:`loba_dsl.errors.DSLError` (a ``LobaError``) located in
+    the YAML file; nothing outside the compiler lets a ``DSLProblem`` escape.
+    """
 
     def __init__(self, message: str, pos: A.Pos, hint: str | None = None) -> None:
         super().__init__(message)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from loba_dsl.dsl.semantics import evaluate
+from loba_dsl.dsl.evaluate import compile_formula
 from loba_dsl.errors import InputError, LobaError, raise_all
 from loba_dsl.rules.model import Better
 
@@ -194,7 +194,7 @@ class _Match:
             env = _Env(self.rs, p.hand, p.melds, {
                 "went_out": p.went_out, "all_at_once": p.all_at_once, "stock_out": detail.stock_out,
                 "players": detail.n_players, "round": result.number})
-            if evaluate(self.rs.match.instant_win, env):
+            if self.rs.memo("instant win", compile_formula, self.rs.match.instant_win)(env):
                 self.over = True
                 self.winners = [p.name]
                 self.how = f"{p.name} won outright in round {result.number} (match.instant_win)"

@@ -217,7 +217,7 @@ def _formula(ruleset: Ruleset) -> Callable[[Any], Any]:
 
 
 def _compile_round(ruleset: Ruleset) -> Callable[[Any], Any]:
-    from loba_dsl.dsl.closures import compile_formula
+    from loba_dsl.dsl.evaluate import compile_formula
 
     return compile_formula(ruleset.scoring.round)
 

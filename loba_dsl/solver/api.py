@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
+from loba_dsl.dsl.vocabulary import round_facts
 from loba_dsl.melds.matcher import Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.candidates import CandidateMixin
@@ -164,13 +165,13 @@ class Solver(CandidateMixin):
             out[c] = classes.setdefault(signature, c)
         return out
 
-    def _terms(self) -> tuple[tuple[int, ...], list[tuple[int, str | None, Callable[[Any], bool] | None]]]:
+    def _terms(self) -> tuple[tuple[int, ...], list[tuple[int, str | None, Callable[[Any, Any], bool] | None]]]:
         """Per card left, its utility; per meld, the (coefficient, table, filter) terms."""
-        from loba_dsl.dsl.closures import _compile
+        from loba_dsl.dsl.evaluate import compile_filter
 
         lin = self.objective.linear
         left = [0] * self.deck.n_codes
-        meld_terms: list[tuple[int, str | None, Callable[[Any], bool] | None]] = []
+        meld_terms: list[tuple[int, str | None, Callable[[Any, Any], bool] | None]] = []
         for (kind, table, where), coeff in lin.terms.items():
             if kind == "hand":
                 values = self.rs.hand_values[table]
@@ -180,7 +181,7 @@ class Solver(CandidateMixin):
                 for c in range(self.deck.n_codes):
                     left[c] += coeff
             else:
-                test = _compile(where, "melds") if isinstance(where, A.Expr) else None
+                test = compile_filter(where) if isinstance(where, A.Expr) else None
                 meld_terms.append((coeff, table if kind == "melds" else None, test))
         return tuple(self.sign * v for v in left), meld_terms
 
@@ -200,7 +201,7 @@ class Solver(CandidateMixin):
                 if test is not None:
                     if facts is None:
                         facts = _Facts(self.rs, meld, best)
-                    if not test((_Outer(self.players), facts)):
+                    if not test(_Outer(self.players), facts):
                         continue
                 if table is None:
                     value += coeff
@@ -673,8 +674,7 @@ class _Outer:
     """The round's facts, for a ``where`` filter that names them."""
 
     def __init__(self, players: int) -> None:
-        self.facts: dict[str, int | bool] = {
-            "went_out": False, "all_at_once": False, "stock_out": False, "players": players, "round": 1}
+        self.facts = round_facts(players=players)
 
     def variable(self, name: str) -> int | bool:
         return self.facts[name]

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loba_dsl.dsl import ast as A
-from loba_dsl.dsl.semantics import compare
+from loba_dsl.dsl.evaluate import compare
+from loba_dsl.dsl.vocabulary import FUNCTIONS, round_facts
 from loba_dsl.errors import InputError
 
 Atom = tuple[str, str, Any]
@@ -129,11 +130,11 @@ def _lin(e: A.Expr, facts: Mapping[str, int | bool]) -> Linear | bool:
         case A.Cond(test=t, then=a, otherwise=b):
             return _lin(a, facts) if _bool(t, facts) else _lin(b, facts)
         case A.Call(name=name, args=args):
-            if name in ("max", "min", "abs"):
+            apply = FUNCTIONS[name].apply if name in FUNCTIONS else None
+            if apply is not None:
                 values = [_num(a.value, facts) for a in args]
                 if all(v.is_const for v in values):
-                    consts = [v.const for v in values]
-                    return Linear(max(consts) if name == "max" else min(consts) if name == "min" else abs(consts[0]))
+                    return Linear(apply([v.const for v in values]))
                 raise NotSeparable(f"{name}(...) of the cards inside the formula")
             arg = args[0]
             assert isinstance(arg.value, A.Var)
@@ -160,9 +161,7 @@ def _bool(e: A.Expr, facts: Mapping[str, int | bool]) -> bool:
 
 def round_objective(ruleset: Any, *, players: int = 4) -> Objective:
     """The objective of a ruleset's round formula for a player who has not gone out."""
-    facts: dict[str, int | bool] = {
-        "went_out": False, "all_at_once": False, "stock_out": False, "players": players, "round": 1,
-    }
+    facts = round_facts(players=players)
     try:
         return objective(ruleset.scoring.round, ruleset.scoring.better, facts)
     except NotSeparable as e:
