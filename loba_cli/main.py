@@ -352,22 +352,19 @@ def diff_cmd(
 
     Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
     """
-    from loba_dsl.diff.rules import diff
+    from loba_dsl.diff import diff
+    from loba_dsl.render import diff_text
 
     left = _guard(lambda: _load(a))
     right = _guard(lambda: _load(b))
-    stats = None
-    if deals:
-        from loba_dsl.diff.stats import play_stats
-
-        def stats(x: Any, y: Any) -> dict[str, Any]:
-            if not sys.stderr.isatty():
-                return play_stats(x, y, deals=deals, seed=seed).to_dict()
-            with typer.progressbar(length=2 * deals, label="dealing and solving", file=sys.stderr) as bar:
-                return play_stats(x, y, deals=deals, seed=seed, progress=bar.update).to_dict()
-
-    report = _guard(lambda: diff(left, right, witnesses=not no_witnesses, stats=stats))
-    _emit(_dumps(report.to_dict()) if as_json else report.to_text().rstrip("\n"))
+    witnesses = not no_witnesses
+    if deals and sys.stderr.isatty():
+        with typer.progressbar(length=2 * deals, label="dealing and solving", file=sys.stderr) as bar:
+            report = _guard(lambda: diff(left, right, witnesses=witnesses, deals=deals, seed=seed,
+                                         progress=bar.update))
+    else:
+        report = _guard(lambda: diff(left, right, witnesses=witnesses, deals=deals, seed=seed))
+    _emit(_dumps(report.to_dict()) if as_json else diff_text(report).rstrip("\n"))
     raise typer.Exit(0 if report.same else 1)
 
 

@@ -10,6 +10,7 @@ from loba_dsl.rules.model import MatchEnd
 
 if TYPE_CHECKING:
     from loba_dsl.cards.deck import Card
+    from loba_dsl.diff import Detail, DiffReport
     from loba_dsl.melds.check import CheckResult
     from loba_dsl.rules.model import Ruleset
     from loba_dsl.scoring.match_play import MatchResult
@@ -206,3 +207,90 @@ def arrangement_dict(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None
     if discard is not None:
         out["discard"] = names[discard]
     return out
+
+
+# ---------------------------------------------------------------- diff reports
+
+
+def diff_text(report: DiffReport) -> str:
+    """A diff report for people: a headline per area, each change with both origins, its details, the
+    witnesses of each change, and the play statistics as a table."""
+    r = report.rules
+    if report.same:
+        return f"{r.left} and {r.right} have the same rules."
+    areas = r.by_area()
+    n = len(r.changes)
+    lines = [f"{r.left} → {r.right}: {n} difference{'s' * (n != 1)} in {', '.join(areas)}", ""]
+    width = max(len(a) for a in areas)
+    for area in areas:
+        lines.append(f"  {area:<{width}}  {r.headline(area)}")
+    lines += ["", "Details"]
+    for changes in areas.values():
+        for c in changes:
+            lines.append(f"  {c.path} ({c.kind}): {c.left or '—'} → {c.right or '—'}")
+            lines.append(f"      {r.left}: {c.left_where or '—'}   {r.right}: {c.right_where or '—'}")
+            for d in c.details[:12]:
+                lines.append(f"      {d.subject}: {d.left} → {d.right}" + _detail_wheres(d))
+            if len(c.details) > 12:
+                lines.append(f"      … {len(c.details) - 12} more")
+    if report.witnesses or report.searched:
+        lines += ["", "Witnesses"]
+        shown: set[int] = set()
+        for c in r.changes:
+            ws = [w for w in report.witnesses if c.key in w.changes]
+            if not ws:
+                continue
+            lines.append(f"  {c.path}")
+            for w in ws:
+                line = f"{w.example} — {r.left}: {w.left}; {r.right}: {w.right}"
+                lines.append(f"    {line}" if id(w) not in shown else f"    ↑ {w.example}")
+                shown.add(id(w))
+        silent = [c.path for c in r.changes if not any(c.key in w.changes for w in report.witnesses)]
+        if silent:
+            lines.append(f"  no example (not played by the engine, or none within the search bound): "
+                         f"{', '.join(silent)}")
+    if report.stats is not None:
+        lines += ["", "Play statistics", *_stats_lines(report.stats, r.left, r.right)]
+    return "\n".join(lines)
+
+
+def _detail_wheres(d: Detail) -> str:
+    if not d.left_where and not d.right_where:
+        return ""
+    return f"   [{d.left_where or '—'} | {d.right_where or '—'}]"
+
+
+def _stats_lines(stats: dict[str, Any], left: str, right: str) -> list[str]:
+    figures = stats.get("figures")
+    lines = ["  " + ", ".join(f"{k} {_stat_value(v)}" for k, v in stats.items() if k != "figures")]
+    if isinstance(figures, list) and figures:
+        rows = [("", left, right, "difference")]
+        for f in figures:
+            unit = str(f.get("unit", ""))
+            rows.append((str(f.get("name", "")), _figure(f.get("a"), f.get("spread_a"), unit),
+                         _figure(f.get("b"), f.get("spread_b"), unit), _figure(f.get("diff"), f.get("se"), unit, "+")))
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            lines.append(f"  {r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}")
+    return lines
+
+
+def _stat_value(v: Any) -> str:
+    """A JSON value of the statistics in words: ``true``, ``null``, ``[1, 2]``, ``a: 1``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, dict):
+        return ", ".join(f"{k}: {_stat_value(x)}" for k, x in v.items() if k not in ("description", "source"))
+    if isinstance(v, list):
+        return "[" + ", ".join(_stat_value(x) for x in v) + "]"
+    return " ".join(str(v).split())
+
+
+def _figure(value: Any, spread: Any, unit: str, sign: str = "") -> str:
+    if not isinstance(value, int | float):
+        return "—"
+    digits = 2 if unit == "%" else 1  # rare events (going out at once) need the second decimal
+    text = f"{value:{sign}.{digits}f}"
+    return (f"{text} ± {spread:.{digits}f}" if isinstance(spread, int | float) else text) + unit

@@ -28,21 +28,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loba_dsl.diff.rules import (
-    Change,
-    DiffReport,
-    canonical,
-    canonical_shape,
-    canonical_text,
-    diff,
-    diff_rules,
-    evaluate_canonical,
-)
-from loba_dsl.diff.witness import Budget, Witness, find_witnesses
+from loba_dsl.diff import Budget, Change, DiffReport, Witness, diff, diff_rules, find_witnesses
 from loba_dsl.dsl import ast as A
+from loba_dsl.dsl.canon import canonical, canonical_shape, canonical_text, evaluate_canonical
 from loba_dsl.dsl.parser import parse_shape
 from loba_dsl.dsl.semantics import evaluate
 from loba_dsl.melds.check import check_cards
+from loba_dsl.render import diff_text
 from loba_dsl.rules.documents import shipped_names
 from loba_dsl.rules.loading import compile_ruleset, load_ruleset
 from loba_dsl.rules.model import Ruleset
@@ -99,7 +91,7 @@ def assert_meld_witnesses_hold(report: DiffReport, a: Ruleset, b: Ruleset) -> No
 @pytest.mark.parametrize("name", shipped_names())
 def test_a_ruleset_against_itself_is_empty(name: str) -> None:
     # style.md "Tests": a diff of a ruleset with itself is empty; issue 5: `loba diff menos menos` is empty.
-    report = diff(name, name)
+    report = diff(rs(name), rs(name))
     assert report.same
     assert report.rules.changes == ()
     assert report.witnesses == ()
@@ -108,8 +100,8 @@ def test_a_ruleset_against_itself_is_empty(name: str) -> None:
 
 
 def test_menos_menos_text_and_json() -> None:
-    report = diff("menos", "menos")
-    assert report.to_text() == "menos and menos have the same rules."
+    report = diff(rs("menos"), rs("menos"))
+    assert diff_text(report) == "menos and menos have the same rules."
     assert report.to_dict()["same"] is True
     assert report.to_dict()["areas"] == {}
 
@@ -119,7 +111,7 @@ def test_menos_menos_text_and_json() -> None:
 
 @pytest.fixture(scope="module")
 def uruguay() -> DiffReport:
-    return diff("menos", "uruguay")
+    return diff(rs("menos"), rs("uruguay"))
 
 
 def test_uruguay_rules(uruguay: DiffReport) -> None:
@@ -172,7 +164,7 @@ def test_uruguay_hand_witnesses(uruguay: DiffReport) -> None:
 
 
 def test_uruguay_text_shows_both_origins_and_witnesses(uruguay: DiffReport) -> None:
-    text = uruguay.to_text()
+    text = diff_text(uruguay)
     head = text.split("\n\n")[1]
     assert "wilds" in head and "values" in head
     assert "rulesets/uruguay.yaml:12" in text and "rulesets/menos.yaml:" in text
@@ -185,7 +177,7 @@ def test_uruguay_text_shows_both_origins_and_witnesses(uruguay: DiffReport) -> N
 
 def test_sin_jokers() -> None:
     # rules.md §4: "no Jokers: 104 cards; JOKER in any input is an error; penalties unchanged".
-    report = diff("menos", "sin-jokers")
+    report = diff(rs("menos"), rs("sin-jokers"))
     assert keys(report) == {("deck", "jokers"), ("wilds", "cards")}
     jokers = change(report, "deck", "jokers")
     assert (jokers.left, jokers.right) == ("4", "0")
@@ -207,7 +199,7 @@ def test_sin_jokers() -> None:
 def test_picos() -> None:
     # rules.md §4: "2s are wild in escaleras too, beside Jokers"; decisions: a 2 may still be natural, a 2 in
     # hand still costs 2, the limit of wilds per escalera is Menos's (1).  So only the wild cards change.
-    report = diff("menos", "picos")
+    report = diff(rs("menos"), rs("picos"))
     assert keys(report) == {("wilds", "cards")}
     found = meld_witnesses(report, "wilds", "cards")
     assert found and all(w.size == 3 and w.left_value is False and w.right_value is True for w in found)
@@ -220,7 +212,7 @@ def test_picos() -> None:
 
 @pytest.fixture(scope="module")
 def pagat() -> DiffReport:
-    return diff("mas", "mas-pagat")
+    return diff(rs("mas"), rs("mas-pagat"))
 
 
 # Every row of rules.md §3 that differs from §2 (household Mas, which is Menos's deck, deal, melds, wilds).
@@ -299,7 +291,7 @@ def test_pagat_round_witnesses(pagat: DiffReport) -> None:
             assert s.meld_points is not None
             parts[ruleset.name] = s.score - s.meld_points
         assert parts == {"mas": 5, "mas-pagat": 0 if env["stock_out"] else 5 * int(env["players"])}
-    text = pagat.to_text()
+    text = diff_text(pagat)
     assert "no example" in text and "deal.cards" in text.split("no example")[1]
 
 
@@ -308,7 +300,7 @@ def test_pagat_round_witnesses(pagat: DiffReport) -> None:
 
 def test_bazas_opening_witness() -> None:
     # rules.md §4 bazas: the first lay-down must be worth at least 50; Menos has no minimum.
-    report = diff("menos", "bazas")
+    report = diff(rs("menos"), rs("bazas"))
     assert keys(report) == {("requirements", "opening")}
     found = report.witnesses_for("requirements", "opening")
     assert found and all(w.kind == "opening" and w.left_value is True and w.right_value is False for w in found)
@@ -317,7 +309,7 @@ def test_bazas_opening_witness() -> None:
 
 def test_contrato_contract_witness() -> None:
     # rules.md §4 contrato: round 1's contract is "2 piernas" (Carioca's list); Menos has none.
-    report = diff("menos", "contrato")
+    report = diff(rs("menos"), rs("contrato"))
     found = report.witnesses_for("requirements", "contracts")
     assert found and found[0].example.startswith("round 1")
     assert found[0].left_value is True and found[0].right_value is False
@@ -325,7 +317,7 @@ def test_contrato_contract_witness() -> None:
 
 def test_pierna_de_cuatro_round_witness() -> None:
     # rules.md §4: each four-suit pierna on your table cancels 10 of your round penalty, never below 0.
-    report = diff("menos", "pierna-de-cuatro")
+    report = diff(rs("menos"), rs("pierna-de-cuatro"))
     assert keys(report) == {("scoring", "round")}
     found = report.witnesses_for("scoring", "round")
     assert found
@@ -337,7 +329,7 @@ def test_pierna_de_cuatro_round_witness() -> None:
 
 def test_menos_mas_match_witnesses() -> None:
     # rules.md §1: eliminated at 101 or more; §2: no elimination, first to 150.
-    report = diff("menos", "mas")
+    report = diff(rs("menos"), rs("mas"))
     totals = {w.left_value for w in report.witnesses_for("match", "eliminate_at")}
     assert 101 in totals
     assert {("match", "eliminate_at"), ("match", "target"), ("match", "end"), ("match", "reentry"),
@@ -407,7 +399,7 @@ def test_house_restating_menos_diffs_empty(tmp_path: Path) -> None:
     house = write(tmp_path, "casa.yaml", HOUSE_SAME)
     assert house.kind("escalera").text != rs("menos").kind("escalera").text  # really written differently
     report = diff(rs("menos"), house)
-    assert report.same, report.to_text()
+    assert report.same, diff_text(report)
     assert diff(house, rs("menos")).same
 
 
@@ -734,29 +726,30 @@ def test_report_json_and_stats_hook() -> None:
              "diff": 7.2, "se": 0.4, "unit": ""}]}
 
     hook: Callable[[Ruleset, Ruleset], dict[str, Any]] = stats
-    report = diff("menos", "uruguay", stats=hook)
+    report = diff(rs("menos"), rs("uruguay"), stats=hook)
     data = json.loads(json.dumps(report.to_dict()))
     assert data["same"] is False and data["left"] == "menos" and data["right"] == "uruguay"
     assert set(data["areas"]) == {"wilds", "values"}
     assert data["stats"]["figures"][0]["diff"] == 7.2
-    text = report.to_text()
+    text = diff_text(report)
     assert "Play statistics" in text and "least penalty in a dealt hand" in text
     assert "40.1 ± 12.0" in text and "+7.2 ± 0.4" in text
-    assert diff("menos", "uruguay").stats is None
-    assert "Play statistics" not in diff("menos", "uruguay").to_text()
+    assert diff(rs("menos"), rs("uruguay")).stats is None
+    assert "Play statistics" not in diff_text(diff(rs("menos"), rs("uruguay")))
 
 
 def test_stats_hook_takes_the_play_statistics() -> None:
     # The hook is where issue 5 §3's play statistics plug in (loba_dsl.diff.stats, with the solver).
     from loba_dsl.diff.stats import play_stats
 
-    report = diff("menos", "uruguay", stats=lambda a, b: play_stats(a, b, deals=10, seed=1, workers=1).to_dict())
+    report = diff(rs("menos"), rs("uruguay"),
+                  stats=lambda a, b: play_stats(a, b, deals=10, seed=1, workers=1).to_dict())
     assert report.stats is not None and report.stats["deals"] == 10
-    assert "least penalty in a dealt hand" in report.to_text()
+    assert "least penalty in a dealt hand" in diff_text(report)
 
 
 def test_witnesses_off() -> None:
-    report = diff("menos", "uruguay", witnesses=False)
+    report = diff(rs("menos"), rs("uruguay"), witnesses=False)
     assert not report.same and report.witnesses == ()
 
 

@@ -1,0 +1,84 @@
+"""How two variants differ: their rules, the smallest examples that behave differently, play figures.
+
+>>> from loba_dsl.rules.loading import load_ruleset
+>>> menos = load_ruleset("menos")
+>>> diff(menos, menos).same
+True
+
+Data flows one way, and no module here imports one to its right:
+
+- :mod:`~loba_dsl.diff.records`: the plain records (changes, witnesses, the search budget);
+- :mod:`~loba_dsl.diff.rules`: the rules differ (records in, :class:`RulesDiff` out);
+- :mod:`~loba_dsl.diff.witness_search`, then :mod:`~loba_dsl.diff.witness`: the witness searches
+  (a :class:`RulesDiff` in, :class:`Witness` records out);
+- :mod:`~loba_dsl.diff.stats`: play statistics, dealt hands through the solver;
+- :mod:`~loba_dsl.diff.report`: the report, as data;
+- :func:`diff`, here, runs them in that order.
+
+Text for people is :func:`loba_dsl.render.diff_text`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from loba_dsl.diff.records import AREAS, Budget, Change, Detail, Key, RulesDiff, Witness
+from loba_dsl.diff.report import DiffReport, StatsHook
+from loba_dsl.diff.rules import diff_rules
+from loba_dsl.diff.stats import Figure, PlayStats, play_stats
+from loba_dsl.diff.witness import WitnessSearch, find_witnesses
+from loba_dsl.errors import InputError
+from loba_dsl.rules.model import Ruleset
+
+__all__ = [
+    "AREAS",
+    "Budget",
+    "Change",
+    "Detail",
+    "DiffReport",
+    "Figure",
+    "Key",
+    "PlayStats",
+    "RulesDiff",
+    "StatsHook",
+    "Witness",
+    "diff",
+    "diff_rules",
+    "find_witnesses",
+    "play_stats",
+]
+
+
+def diff(a: Ruleset, b: Ruleset, *, witnesses: bool = True, budget: Budget | None = None,
+         deals: int | None = None, seed: int = 1, workers: int | None = None,
+         progress: Callable[[int], None] | None = None, stats: StatsHook | None = None) -> DiffReport:
+    """Compare two loaded rulesets: the rules that differ, witnesses of each, and play statistics.
+
+    - ``witnesses``: search for the smallest examples that behave differently, within ``budget``.
+    - ``deals``: also deal and solve that many hands under each ruleset (seeded by ``seed``, over
+      ``workers`` processes, calling ``progress`` with each batch's size); ``None`` or 0 for none.
+    - ``stats``: another source of play statistics instead of ``deals`` (see :class:`StatsHook`).
+
+    Rulesets only: load a name with ``load_ruleset(name)`` first.
+    """
+    for side, rs in (("first", a), ("second", b)):
+        if not isinstance(rs, Ruleset):
+            raise InputError(f"diff compares loaded rulesets; the {side} is a {type(rs).__name__}",
+                             hint="load it first, e.g. load_ruleset(name)")
+    if deals is not None and deals < 0:
+        raise InputError(f"deals must be 0 or more, not {deals}")
+    if deals and stats is not None:
+        raise InputError("give either deals or a stats hook, not both")
+    rules = diff_rules(a, b)
+    found: tuple[Witness, ...] = ()
+    tried: dict[str, int] = {}
+    if witnesses and not rules.same:
+        search = WitnessSearch(a, b, rules, budget or Budget())
+        found = tuple(search.run())
+        tried = search.tried
+    figures = None
+    if stats is not None:
+        figures = dict(stats(a, b))
+    elif deals:
+        figures = play_stats(a, b, deals=deals, seed=seed, workers=workers, progress=progress).to_dict()
+    return DiffReport(rules, found, figures, dict(tried))

@@ -1,39 +1,30 @@
-"""How two variants differ: a keyed diff of their rules, witnesses, and a report.
+"""The rules diff: every rule that differs between two resolved rulesets, by meaning, not by text.
 
 :func:`diff_rules` compares two *resolved* rulesets (after ``extends`` and
-defaults) by meaning, not by text.  Every setting, meld shape, wild card, value
-table and formula that was added, removed or changed becomes one frozen
-:class:`Change`, keyed by its path in the ruleset (``("values", "penalty")``),
-grouped by area, with the ``file:line`` it comes from on both sides.
+defaults).  Every setting, meld shape, wild card, value table and formula that
+was added, removed or changed becomes one frozen :class:`~loba_dsl.diff.records.Change`,
+keyed by its path in the ruleset (``("values", "penalty")``), grouped by area,
+with the ``file:line`` it comes from on both sides.
 
 - Settings compare as data: key order does not matter, nor does the order of
-  alias lists.
-- Meld shapes compare in a canonical form (:func:`canonical_shape`): clause
-  order, ``no wilds`` / ``wilds <= 0`` / ``wilds == 0``, ``3..3`` / ``3`` and
-  limits a shape cannot exceed anyway do not count.
+  alias lists.  The walk over settings reads the resolved document
+  (``Ruleset.document``), so a setting the typed model does not know yet still shows.
+- Meld shapes compare in a canonical form (:func:`~loba_dsl.dsl.canon.canonical_shape`):
+  clause order, ``no wilds`` / ``wilds <= 0`` / ``wilds == 0``, ``3..3`` / ``3``
+  and limits a shape cannot exceed anyway do not count.
 - Wild cards compare as the set of cards that may be wild.
 - Value tables compare by their values on every card, in hand and, for tables
   used on melds, in every role a card can take in a meld (tables are finite);
   the cards whose values differ are listed.  A table only renamed is the same.
-- Formulas compare in a canonical form (:func:`canonical`): sums and products
-  become polynomials (terms in any order, constants folded, ``a - b`` is
-  ``a + (-1)*b``), comparisons become ``p >= 0`` or ``p == 0`` with integer
-  normal forms, and conditions, ``and``/``or``/``not`` become an ordered
+- Formulas compare in a canonical form (:func:`~loba_dsl.dsl.canon.canonical`):
+  sums and products become polynomials (terms in any order, constants folded,
+  ``a - b`` is ``a + (-1)*b``), comparisons become ``p >= 0`` or ``p == 0`` with
+  integer normal forms, and conditions, ``and``/``or``/``not`` become an ordered
   decision diagram whose leaves are polynomials.
-
-The canonical forms live in :mod:`loba_dsl.dsl.canon`; :func:`canonical`,
-:func:`canonical_text`, :func:`evaluate_canonical` and :func:`canonical_shape`
-are re-exported here.
-
-:func:`find_witnesses` (in :mod:`loba_dsl.diff.witness`) then searches, bounded and
-deterministic, for the smallest examples that behave differently, and
-:func:`diff` puts both in a :class:`DiffReport`.
 
 >>> from loba_dsl.rules.loading import load_ruleset
 >>> from loba_dsl.defaults import DEFAULT_RULESET
 >>> diff_rules(load_ruleset(DEFAULT_RULESET), load_ruleset(DEFAULT_RULESET)).same
-True
->>> canonical_text("5 * count(melds) + card(melds)") == canonical_text("card(melds) + count(melds) * 5")
 True
 """
 
@@ -41,114 +32,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any
 
+from loba_dsl.diff.records import AREA_OF, AREAS, Change, ChangeKind, Detail, Key, RulesDiff
 from loba_dsl.dsl import ast as A
-from loba_dsl.dsl.canon import canonical as canonical
-from loba_dsl.dsl.canon import canonical_shape as canonical_shape
-from loba_dsl.dsl.canon import canonical_text as canonical_text
-from loba_dsl.dsl.canon import evaluate_canonical as evaluate_canonical
+from loba_dsl.dsl.canon import canonical, canonical_shape
 from loba_dsl.dsl.semantics import CardRole, eval_pred
-
-if TYPE_CHECKING:
-    from loba_dsl.diff.witness import Budget, Witness
-    from loba_dsl.rules.model import Ruleset
-
-Key = tuple[str | int, ...]
-ChangeKind = Literal["added", "removed", "changed"]
-
-AREAS = ("deck", "deal", "melds", "wilds", "values", "scoring", "turn rules", "match rules")
-AREA_OF: Mapping[str, str] = {
-    "deck": "deck",
-    "players": "deal",
-    "deal": "deal",
-    "melds": "melds",
-    "wilds": "wilds",
-    "values": "values",
-    "scoring": "scoring",
-    "turn": "turn rules",
-    "requirements": "turn rules",
-    "match": "match rules",
-}
-"""The area of each top-level key of a ruleset (``name``, ``description`` and ``extends`` are not rules)."""
+from loba_dsl.rules.model import Ruleset
 
 _IGNORED = {"name", "description", "extends"}
 _UNORDERED = {"aliases", "languages"}
 """Lists whose order means nothing (spellings)."""
 _PROSE = {"description", "source"}
 """Keys that are words for people, not rules (``requirements.contracts.source``, meld descriptions)."""
-
-
-# ================================================================ records
-
-
-@dataclass(frozen=True)
-class Detail:
-    """One line under a change: what differs (``subject``), on each side, and where each side says it."""
-
-    subject: str
-    left: str
-    right: str
-    left_where: str = ""
-    right_where: str = ""
-    cards: tuple[str, ...] = ()
-    """The cards the line is about, if any (by name)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"subject": self.subject, "left": self.left, "right": self.right, "left_where": self.left_where,
-                "right_where": self.right_where, "cards": list(self.cards)}
-
-
-@dataclass(frozen=True)
-class Change:
-    """One rule added, removed or changed, keyed by its path in the ruleset."""
-
-    key: Key
-    area: str
-    kind: ChangeKind
-    left: str | None
-    right: str | None
-    left_where: str
-    right_where: str
-    summary: str
-    """A short phrase for the area's headline."""
-    details: tuple[Detail, ...] = ()
-
-    @property
-    def path(self) -> str:
-        return ".".join(str(k) for k in self.key)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"key": list(self.key), "path": self.path, "area": self.area, "kind": self.kind,
-                "left": self.left, "right": self.right, "left_where": self.left_where,
-                "right_where": self.right_where, "summary": self.summary,
-                "details": [d.to_dict() for d in self.details]}
-
-
-@dataclass(frozen=True)
-class RulesDiff:
-    """Every change between two rulesets, in area order, then key order."""
-
-    left: str
-    right: str
-    changes: tuple[Change, ...]
-
-    @property
-    def same(self) -> bool:
-        return not self.changes
-
-    def get(self, *key: str | int) -> Change | None:
-        return next((c for c in self.changes if c.key == key), None)
-
-    def keys(self) -> list[Key]:
-        return [c.key for c in self.changes]
-
-    def by_area(self) -> dict[str, list[Change]]:
-        out: dict[str, list[Change]] = {}
-        for c in self.changes:
-            out.setdefault(c.area, []).append(c)
-        return out
 
 
 # ================================================================ the rules diff
@@ -541,155 +437,3 @@ def _cards_text(names: Sequence[str], a: _Side, b: _Side) -> str:
             parts.append(n)
             done.add(n)
     return " ".join(parts) if len(parts) <= 8 else f"{' '.join(parts[:8])} … ({len(chosen)} cards)"
-
-
-# ================================================================ the report
-
-
-class StatsHook(Protocol):
-    """The hook for play statistics (issue 5 §3): deals hands under both rulesets and compares them.
-
-    It returns a JSON-ready mapping, such as ``loba_dsl.diff.stats.play_stats(a, b, deals=N, seed=s).to_dict()``:
-    ``figures`` (if present) is a list of ``{"name", "a", "b", "spread_a", "spread_b", "diff", "se",
-    "unit"}`` rows, rendered as a table; other keys are shown as they are.
-    """
-
-    def __call__(self, a: Ruleset, b: Ruleset, /) -> Mapping[str, Any]: ...
-
-
-@dataclass(frozen=True)
-class DiffReport:
-    """The rules diff, its witnesses and (later) play statistics, as text or JSON."""
-
-    rules: RulesDiff
-    witnesses: tuple[Witness, ...] = ()
-    stats: dict[str, Any] | None = None
-    """Play statistics (issue 5 §3), filled by a :class:`StatsHook` when one is given."""
-    searched: Mapping[str, int] = field(default_factory=dict)
-    """How many examples each witness search tried."""
-
-    @property
-    def same(self) -> bool:
-        return self.rules.same
-
-    def witnesses_for(self, *key: str | int) -> list[Witness]:
-        return [w for w in self.witnesses if key in w.changes]
-
-    def to_dict(self) -> dict[str, Any]:
-        areas = self.rules.by_area()
-        return {
-            "left": self.rules.left,
-            "right": self.rules.right,
-            "same": self.same,
-            "areas": {area: {"headline": _headline(areas[area]), "changes": [c.to_dict() for c in areas[area]]}
-                      for area in AREAS if area in areas},
-            "witnesses": [w.to_dict() for w in self.witnesses],
-            "searched": dict(self.searched),
-            "stats": dict(self.stats) if self.stats is not None else None,
-        }
-
-    def to_text(self) -> str:
-        r = self.rules
-        if self.same:
-            return f"{r.left} and {r.right} have the same rules."
-        areas = self.rules.by_area()
-        n = len(r.changes)
-        lines = [f"{r.left} → {r.right}: {n} difference{'s' * (n != 1)} in {', '.join(areas)}", ""]
-        width = max(len(a) for a in areas)
-        for area in AREAS:
-            if area in areas:
-                lines.append(f"  {area:<{width}}  {_headline(areas[area])}")
-        lines += ["", "Details"]
-        for area in AREAS:
-            for c in areas.get(area, []):
-                lines.append(f"  {c.path} ({c.kind}): {c.left or '—'} → {c.right or '—'}")
-                lines.append(f"      {r.left}: {c.left_where or '—'}   {r.right}: {c.right_where or '—'}")
-                for d in c.details[:12]:
-                    lines.append(f"      {d.subject}: {d.left} → {d.right}" + _wheres(d))
-                if len(c.details) > 12:
-                    lines.append(f"      … {len(c.details) - 12} more")
-        if self.witnesses or self.searched:
-            lines += ["", "Witnesses"]
-            shown: set[int] = set()
-            for c in r.changes:
-                ws = [w for w in self.witnesses if c.key in w.changes]
-                if not ws:
-                    continue
-                lines.append(f"  {c.path}")
-                for w in ws:
-                    lines.append(f"    {w.text(r.left, r.right)}" if id(w) not in shown else f"    ↑ {w.example}")
-                    shown.add(id(w))
-            silent = [c.path for c in r.changes if not any(c.key in w.changes for w in self.witnesses)]
-            if silent:
-                lines.append(f"  no example (not played by the engine, or none within the search bound): "
-                             f"{', '.join(silent)}")
-        if self.stats is not None:
-            lines += ["", "Play statistics", *_stats_lines(self.stats, r.left, r.right)]
-        return "\n".join(lines)
-
-
-def _wheres(d: Detail) -> str:
-    if not d.left_where and not d.right_where:
-        return ""
-    return f"   [{d.left_where or '—'} | {d.right_where or '—'}]"
-
-
-def _headline(changes: Sequence[Change]) -> str:
-    parts = [c.summary for c in changes[:3]]
-    more = f" (+{len(changes) - 3} more)" if len(changes) > 3 else ""
-    return "; ".join(parts) + more
-
-
-def _stats_lines(stats: Mapping[str, Any], left: str, right: str) -> list[str]:
-    figures = stats.get("figures")
-    lines = ["  " + ", ".join(f"{k} {_show(v)}" for k, v in stats.items() if k != "figures")]
-    if isinstance(figures, list) and figures:
-        rows = [("", left, right, "difference")]
-        for f in figures:
-            unit = str(f.get("unit", ""))
-            rows.append((str(f.get("name", "")), _figure(f.get("a"), f.get("spread_a"), unit),
-                         _figure(f.get("b"), f.get("spread_b"), unit), _figure(f.get("diff"), f.get("se"), unit, "+")))
-        widths = [max(len(r[i]) for r in rows) for i in range(4)]
-        for r in rows:
-            lines.append(f"  {r[0]:<{widths[0]}}  {r[1]:>{widths[1]}}  {r[2]:>{widths[2]}}  {r[3]:>{widths[3]}}")
-    return lines
-
-
-def _figure(value: Any, spread: Any, unit: str, sign: str = "") -> str:
-    if not isinstance(value, int | float):
-        return "—"
-    digits = 2 if unit == "%" else 1  # rare events (going out at once) need the second decimal
-    text = f"{value:{sign}.{digits}f}"
-    return (f"{text} ± {spread:.{digits}f}" if isinstance(spread, int | float) else text) + unit
-
-
-def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget | None = None) -> list[Witness]:
-    """The smallest examples that behave differently, per change (see :mod:`loba_dsl.diff.witness`)."""
-    from loba_dsl.diff.witness import find_witnesses as search
-
-    return search(a, b, rules, budget=budget)
-
-
-def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: Budget | None = None,
-         stats: StatsHook | None = None) -> DiffReport:
-    """Compare two rulesets (objects, shipped names or file paths): rules, witnesses, statistics.
-
-    >>> from loba_dsl.defaults import DEFAULT_RULESET
-    >>> report = diff(DEFAULT_RULESET, DEFAULT_RULESET)
-    >>> report.same
-    True
-    """
-    from loba_dsl.diff.witness import Budget as WitnessBudget
-    from loba_dsl.diff.witness import WitnessSearch
-    from loba_dsl.rules.loading import load_ruleset
-
-    ra = load_ruleset(a) if isinstance(a, str) else a
-    rb = load_ruleset(b) if isinstance(b, str) else b
-    rules = diff_rules(ra, rb)
-    found: list[Witness] = []
-    counts: dict[str, int] = {}
-    if witnesses and not rules.same:
-        search = WitnessSearch(ra, rb, rules, budget or WitnessBudget())
-        found = search.run()
-        counts = search.tried
-    return DiffReport(rules, tuple(found), dict(stats(ra, rb)) if stats is not None else None, dict(counts))

@@ -22,6 +22,7 @@ from typing import Any
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.rules.model import Better, Ruleset
+from loba_dsl.solver.api import Solver
 
 CHUNK = 250
 """Deals per unit of work sent to a worker process."""
@@ -47,6 +48,8 @@ class Figure:
 
 @dataclass(frozen=True)
 class PlayStats:
+    """The figures of ``deals`` dealt hands under each ruleset; ``paired`` when both got the same hands."""
+
     deals: int
     seed: int
     paired: bool
@@ -67,8 +70,6 @@ def deal(ruleset: Ruleset, count: int, seed: int) -> list[tuple[Card, ...]]:
 
 
 def _evaluate(job: tuple[Ruleset, Sequence[tuple[Card, ...]]]) -> list[tuple[int, bool, bool | None]]:
-    from loba_dsl.solver.api import Solver
-
     ruleset, hands = job
     solver = Solver(ruleset)
     out = []

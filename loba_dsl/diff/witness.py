@@ -1,6 +1,6 @@
 """Witnesses: the smallest concrete examples on which two rulesets behave differently.
 
-For each change of a :class:`~loba_dsl.diff.rules.RulesDiff` a bounded,
+For each change of a :class:`~loba_dsl.diff.records.RulesDiff` a bounded,
 deterministic search looks for examples, smallest first:
 
 - **cards** a deck has and the other lacks (a JOKER under a deck without
@@ -25,9 +25,11 @@ Among the examples found for a change, the ones that show that change alone
 order; examples that differ only by a relabelling of suits count once.
 Settings the engine does not play (the deal, turn rules) get no witness.
 
-The records, the card universe and the searches on cards and melds are in
-:mod:`loba_dsl.diff.witness_base`; this module adds the searches that score or lay
-down (rounds, openings, contracts, match, players) and runs them all.
+The search's state, the card universe and the searches on cards and melds are in
+:mod:`loba_dsl.diff.witness_search`; this module adds the searches that score or lay
+down (rounds, openings, contracts, match, players) and runs them all.  The records
+(:class:`~loba_dsl.diff.records.Witness`, :class:`~loba_dsl.diff.records.Budget`) are in
+:mod:`loba_dsl.diff.records`.
 """
 
 from __future__ import annotations
@@ -35,18 +37,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from loba_dsl.diff.rules import Change, RulesDiff
-from loba_dsl.diff.witness_base import Budget as Budget
-from loba_dsl.diff.witness_base import MeldSearch
-from loba_dsl.diff.witness_base import Witness as Witness
-from loba_dsl.diff.witness_base import WitnessKind as WitnessKind
-from loba_dsl.rules.model import MatchEnd
-
-if TYPE_CHECKING:
-    from loba_dsl.rules.model import Ruleset
-    from loba_dsl.scoring.rounds import PlayerScore
+from loba_dsl.diff.records import Budget, Change, RulesDiff, Witness
+from loba_dsl.diff.witness_search import MeldSearch
+from loba_dsl.dsl.semantics import free_names
+from loba_dsl.rules.model import MatchEnd, Ruleset
+from loba_dsl.scoring.requirements import contract, opening
+from loba_dsl.scoring.rounds import PlayerScore, hand_table, score_player
 
 
 def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget | None = None) -> list[Witness]:
@@ -72,8 +70,6 @@ class WitnessSearch(MeldSearch):
     # ------------------------------------------------------------ rounds
     def score(self, s: int, melds: Sequence[tuple[int, ...]], hand: tuple[int, ...],
               env: dict[str, Any]) -> PlayerScore:
-        from loba_dsl.scoring.rounds import score_player
-
         rs = (self.a, self.b)[s]
         code = self.pair.code[s]
         names = self.pair.names
@@ -83,8 +79,6 @@ class WitnessSearch(MeldSearch):
                             round_number=env["round"])
 
     def envs(self, went_out: bool) -> list[dict[str, Any]]:
-        from loba_dsl.dsl.semantics import free_names
-
         used = free_names(self.a.scoring.round) | free_names(self.b.scoring.round)
         lo = max(rs.players.min for rs in (self.a, self.b))
         hi = min(rs.players.max for rs in (self.a, self.b))
@@ -102,8 +96,6 @@ class WitnessSearch(MeldSearch):
     def rounds(self, changes: list[Change]) -> None:
         if not changes:
             return
-        from loba_dsl.scoring.rounds import hand_table
-
         p = self.pair
         hand_tables = {hand_table(self.a), hand_table(self.b)} - {None}
         meld_tables = {self.a.scoring.meld_points, self.b.scoring.meld_points} - {None}
@@ -200,8 +192,6 @@ class WitnessSearch(MeldSearch):
     def openings(self, changes: list[Change]) -> None:
         if not changes:
             return
-        from loba_dsl.scoring.requirements import opening
-
         p = self.pair
         order = 0
         for melds in self.lay_downs(2):
@@ -230,8 +220,6 @@ class WitnessSearch(MeldSearch):
     def contracts(self, changes: list[Change]) -> None:
         if not changes:
             return
-        from loba_dsl.scoring.requirements import contract
-
         p = self.pair
         n_rounds = max(len(k.rounds) if (k := rs.requirements.contracts) else 0 for rs in (self.a, self.b))
         for c in changes:

@@ -1,12 +1,12 @@
-"""Witnesses, first half: the records, the cards of both decks, and the searches on cards and melds.
+"""The witness search's state, the cards of both decks, and the searches that need no scoring.
 
-:class:`MeldSearch` holds the state of one witness search (examples found per
-change, examples tried, a cache of meld verdicts) and runs the searches that
-need no scoring: **cards** a deck has and the other lacks, and **melds** legal
-under one ruleset only (or legal as another kind).  :class:`loba_dsl.diff.witness.WitnessSearch`
-builds on it with rounds, openings, contracts, match and players, and runs the
-whole search; see :mod:`loba_dsl.diff.witness` for how examples are searched and chosen.
-:class:`Witness` and :class:`Budget` are importable from :mod:`loba_dsl.diff.witness`.
+:class:`CardPair` is the universe of cards of two rulesets, by name (a card only one deck has, copies
+on each side, which cards may be wild), and enumerates the card multisets that may be melds.
+:class:`MeldSearch` holds the state of one witness search (examples found per change, examples
+tried, a cache of meld verdicts, how examples are chosen) and runs the searches on **cards** a deck
+has and the other lacks, and on **melds** legal under one ruleset only (or legal as another kind).
+:class:`loba_dsl.diff.witness.WitnessSearch` adds the searches that score or lay down and runs them
+all; see :mod:`loba_dsl.diff.witness` for how examples are searched and chosen.
 """
 
 from __future__ import annotations
@@ -15,69 +15,18 @@ import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.diff.rules import Change, Key, RulesDiff
+from loba_dsl.diff.records import Budget, Change, Key, RulesDiff, Witness
 from loba_dsl.dsl.canon import canonical_shape
 from loba_dsl.melds.matcher import Matcher, Reading, matcher_for
-
-if TYPE_CHECKING:
-    from loba_dsl.rules.model import Ruleset
-
-WitnessKind = Literal["deck", "meld", "round", "opening", "contract", "match", "players"]
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Bounds of the witness search."""
-
-    per_change: int = 3
-    """Witnesses kept per change."""
-    max_meld_cards: int = 5
-    """Largest meld tried."""
-    max_examples: int = 200_000
-    """Examples tried in all, over every search (each is checked under both rulesets)."""
-
-
-@dataclass(frozen=True)
-class Witness:
-    """One example that behaves differently, with what happens under each ruleset."""
-
-    kind: WitnessKind
-    changes: tuple[Key, ...]
-    """The changes this example shows."""
-    example: str
-    """The example in words: ``5♥ 2♣ 7♥``, ``A♠ left in hand``."""
-    left: str
-    right: str
-    left_value: int | bool | None
-    right_value: int | bool | None
-    cards: tuple[str, ...] = ()
-    melds: tuple[tuple[str, ...], ...] = ()
-    hand: tuple[str, ...] = ()
-    situation: tuple[tuple[str, int | bool], ...] = ()
-    """Round variables of a round witness (``went_out``, ``players``...)."""
-
-    @property
-    def size(self) -> int:
-        return len(self.cards)
-
-    def text(self, left_name: str, right_name: str) -> str:
-        return f"{self.example} — {left_name}: {self.left}; {right_name}: {self.right}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "changes": [".".join(str(k) for k in c) for c in self.changes],
-                "example": self.example, "left": self.left, "right": self.right,
-                "left_value": self.left_value, "right_value": self.right_value, "cards": list(self.cards),
-                "melds": [list(m) for m in self.melds], "hand": list(self.hand),
-                "situation": dict(self.situation)}
-
+from loba_dsl.rules.model import Ruleset
 
 # ================================================================ the universe of cards
 
 
-class _Pair:
+class CardPair:
     """The cards of both decks, by name, with their codes and copies on each side."""
 
     def __init__(self, a: Ruleset, b: Ruleset) -> None:
@@ -244,7 +193,7 @@ class MeldSearch:
         self.a, self.b = a, b
         self.rules = rules
         self.budget = budget
-        self.pair = _Pair(a, b)
+        self.pair = CardPair(a, b)
         self.found: dict[Key, list[_Found]] = {c.key: [] for c in rules.changes}
         self.tried: dict[str, int] = {}
         self._melds: dict[tuple[int, ...], _MeldResult] = {}
