@@ -29,9 +29,9 @@ are re-exported here.
 deterministic, for the smallest examples that behave differently, and
 :func:`diff` puts both in a :class:`DiffReport`.
 
->>> from loba_dsl.rules.loading import load_ruleset
+>>> from loba_dsl.rules.loading import load
 >>> from loba_dsl.defaults import DEFAULT_RULESET
->>> diff_rules(load_ruleset(DEFAULT_RULESET), load_ruleset(DEFAULT_RULESET)).same
+>>> diff_rules(load(DEFAULT_RULESET), load(DEFAULT_RULESET)).same
 True
 >>> canonical_text("5 * count(melds) + card(melds)") == canonical_text("card(melds) + count(melds) * 5")
 True
@@ -211,9 +211,9 @@ class _Side:
 def diff_rules(a: Ruleset, b: Ruleset) -> RulesDiff:
     """Every rule that differs between two resolved rulesets, by meaning.
 
-    >>> from loba_dsl.rules.loading import load_ruleset
+    >>> from loba_dsl.rules.loading import load
     >>> from loba_dsl.defaults import DEFAULT_RULESET
-    >>> d = diff_rules(load_ruleset(DEFAULT_RULESET), load_ruleset(DEFAULT_RULESET))
+    >>> d = diff_rules(load(DEFAULT_RULESET), load(DEFAULT_RULESET))
     >>> d.changes
     ()
     """
@@ -672,7 +672,7 @@ def find_witnesses(a: Ruleset, b: Ruleset, rules: RulesDiff, *, budget: Budget |
 
 def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: Budget | None = None,
          stats: StatsHook | None = None) -> DiffReport:
-    """Compare two rulesets (objects, shipped names or file paths): rules, witnesses, statistics.
+    """Compare two rulesets (objects or shipped names): rules, witnesses, statistics.
 
     >>> from loba_dsl.defaults import DEFAULT_RULESET
     >>> report = diff(DEFAULT_RULESET, DEFAULT_RULESET)
@@ -681,10 +681,10 @@ def diff(a: Ruleset | str, b: Ruleset | str, *, witnesses: bool = True, budget: 
     """
     from loba_dsl.diff.witness import Budget as WitnessBudget
     from loba_dsl.diff.witness import WitnessSearch
-    from loba_dsl.rules.loading import load_ruleset
+    from loba_dsl.rules.loading import load
 
-    ra = load_ruleset(a) if isinstance(a, str) else a
-    rb = load_ruleset(b) if isinstance(b, str) else b
+    ra = load(a) if isinstance(a, str) else a
+    rb = load(b) if isinstance(b, str) else b
     rules = diff_rules(ra, rb)
     found: list[Witness] = []
     counts: dict[str, int] = {}
