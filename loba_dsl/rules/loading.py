@@ -159,27 +159,26 @@ def _compile(source: Source, resolver: Resolver) -> tuple[tuple[tuple[str, str],
 # ---------------------------------------------------------------- keys
 
 
-_COMPILING = ("cards", "dsl", "grammar", "rules")
-"""The folders whose code and grammar make a compiled ruleset (their bytes are in every cache key)."""
+_COMPILING = (".", "cards", "dsl", "grammar", "rules", "rulesets")
+"""The folders whose code, grammar and schema make a compiled ruleset (see :func:`_salt`)."""
 
 
 @functools.cache
 def _salt() -> str:
-    """What else a compiled ruleset depends on: the cache layout (``CACHE_VERSION``) and the bytes of
-    the code, grammar and schema that compile it, which stand for the package version and catch an
-    edited checkout too (so no entry compiled by other code is ever used)."""
+    """What else a compiled ruleset depends on: the cache layout (``CACHE_VERSION``), the bytes of the
+    grammar and the schema, and the code that compiles it (each module's size and modification time,
+    which stand for the package version and catch an edited checkout too), so that no entry compiled
+    by other code or rules of the language is ever used."""
     root = FilePath(__file__).resolve().parent.parent
     digest = hashlib.sha256(f"{CACHE_VERSION}\0".encode())
-    files = [root / "defaults.py", root / "rulesets" / "schema.json"]
     for folder in _COMPILING:
-        names = sorted(n for n in os.listdir(root / folder) if n.endswith((".py", ".lark")))
-        files.extend(root / folder / n for n in names)
-    for path in files:
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(b"\1missing")
+        for name in sorted(os.listdir(root / folder)):
+            path = root / folder / name
+            if name.endswith(".lark") or name == "schema.json":
+                digest.update(f"{folder}/{name}\0".encode() + path.read_bytes())
+            elif name.endswith(".py"):
+                info = path.stat()
+                digest.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 
