@@ -15,7 +15,7 @@ import time
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.melds.check import check_cards, matcher_for
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 
 
@@ -61,7 +61,7 @@ def main() -> None:
     parser.add_argument("--ruleset", default="menos")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    rs = load_ruleset(args.ruleset)
+    rs = load(args.ruleset)
     rng = random.Random(args.seed)
     matcher = matcher_for(rs)
     notation = rs.notation()

@@ -21,7 +21,7 @@ from pathlib import Path
 from loba_dsl.diff import Budget
 from loba_dsl.diff.rules import diff_rules
 from loba_dsl.diff.witness import WitnessSearch
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 
 PAIRS = (("menos", "uruguay"), ("menos", "sin-jokers"), ("mas", "mas-pagat"), ("menos", "picos"))
 """Issue 5's acceptance pairs."""
@@ -53,7 +53,7 @@ def witness_search(repeat: int) -> None:
     print(f"witness search in-process (best of {repeat}; rulesets loaded beforehand):")
     print(f"  {'pair':<20} {'rules diff':>11} {'search':>10} {'witnesses':>9} {'tried':>8}")
     for left, right in PAIRS:
-        a, b = load_ruleset(left), load_ruleset(right)
+        a, b = load(left), load(right)
         rules_best = search_best = float("inf")
         found = tried = 0
         for _ in range(repeat):

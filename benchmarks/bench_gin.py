@@ -8,7 +8,7 @@ Needs the optional benchmark venv (OpenSpiel, RLCard: the ``bench`` extra)::
 10-card hands (``--n`` uniformly random and ``--n`` meld-rich, fixed seed):
 minimum deadwood by
 
-- ours: ``Solver(load_ruleset("gin")).best_score(cards)`` (the number only, like the other two; the
+- ours: ``Solver(load("gin")).best_score(cards)`` (the number only, like the other two; the
   round formula of ``gin`` is the deadwood), and, for reference, ``arrange(cards)`` which also builds
   the whole arrangement;
 - OpenSpiel: ``pyspiel.gin_rummy.GinRummyUtils(13, 4, 10).min_deadwood(cards)``;
@@ -48,7 +48,7 @@ from rlcard.games.gin_rummy.utils import melding  # type: ignore[import-not-foun
 from rlcard.games.gin_rummy.utils import utils as rl_utils  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from loba_dsl.cards.deck import Card, Deck
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.solver.api import Arrangement, Solver
 
 Hand = tuple[Card, ...]
@@ -245,7 +245,7 @@ def main() -> None:
     parser.add_argument("--no-rlcard-11", action="store_true", help="skip RLCard over every discard on 11 cards")
     args = parser.parse_args()
 
-    rs = load_ruleset("gin")
+    rs = load("gin")
     deck = rs.deck
     solver = Solver(rs)
     ospiel = OpenSpiel(deck)

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.rounds import score_player
 
@@ -72,7 +72,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for name in ("menos", "mas-pagat"):
-        rs = load_ruleset(name)
+        rs = load(name)
         rng = random.Random(args.seed)
         rounds = [random_round(rs, rng) for _ in range(args.n)]
         start = time.perf_counter()

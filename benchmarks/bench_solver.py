@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.api import Solver
 
@@ -81,7 +81,7 @@ def main() -> None:
         ("mas-pagat", 25, args.n_large, "mas-pagat, 25 cards of 108"),
     ]
     for name, size, n, label in workloads:
-        rs = load_ruleset(name)
+        rs = load(name)
         hands = random_hands(rs, size, n, random.Random(args.seed))
         t0 = time.perf_counter()
         solver = Solver(rs)

@@ -42,7 +42,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.melds.matcher import Matcher, matcher_for
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import Solver
@@ -176,7 +176,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ruleset", default="mas-pagat")
     args = parser.parse_args()
-    rs = load_ruleset(args.ruleset)
+    rs = load(args.ruleset)
     solver = Solver(rs)
     cands = Candidates(rs)
     pool = full_deck(rs)

@@ -161,9 +161,23 @@ def _batch_file(cards: str | None, file: str | None, missing: str) -> str | None
 
 
 def _load(spec: str) -> Any:
-    from loba_dsl.rules.loading import load_ruleset
+    """The one place a name-or-path is read: what a user typed after ``--ruleset`` (or ``show``, ``diff``).
 
-    return load_ruleset(spec)
+    A shipped name is :func:`load`; an existing file, a ``.yaml``/``.yml`` name or anything with a path
+    separator is :func:`load_file`; ``-`` is the text on stdin (:func:`loads`, whose ``extends`` may
+    reach shipped rulesets and files of the current folder).  Compiled rulesets are kept in the disk
+    cache (the library itself never uses it).
+    """
+    from loba_dsl.rules import loading
+
+    loading.enable_disk_cache()
+    if spec == "-":
+        return loading.loads(sys.stdin.buffer.read(), source="<stdin>", resolver=loading.Siblings(os.getcwd()))
+    if spec in loading.shipped_names():
+        return loading.load(spec)
+    if os.sep in spec or "/" in spec or spec.endswith((".yaml", ".yml")) or os.path.exists(spec):
+        return loading.load_file(spec)
+    return loading.load(spec)  # an unknown name: the error lists the shipped ones
 
 
 def _check_one(cards: str, rs: Any, lang: str | None) -> Any:
@@ -415,17 +429,17 @@ def validate(
 ) -> None:
     """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
     from loba_dsl.errors import LobaError, LobaErrors
-    from loba_dsl.rules.loading import compile_ruleset
+    from loba_dsl.rules.loading import load_file
 
     if not os.path.isfile(file):
         _fail(f"error: no such file: {file}" if not os.path.exists(file) else f"error: not a file: {file}")
     try:
-        rs = compile_ruleset(file)
+        rs = load_file(file, cached=False)
     except LobaError as e:
         errors = e.errors if isinstance(e, LobaErrors) else (e,)
         code = 2 if any(x.code == "unreadable" for x in errors) else 1
         if as_json:
-            _emit(_dumps({"file": file, "valid": False, "errors": [x.to_dict() for x in errors]}))
+            _emit(_dumps({"file": file, "valid": False, "errors": e.to_dict()["errors"]}))
         sys.stderr.write(e.render() + "\n")
         raise typer.Exit(code) from None
     if as_json:

@@ -1,4 +1,4 @@
-"""One error family for everything a user can get wrong.
+r"""One error family for everything a user can get wrong.
 
 Every error a user can cause (a bad card, a broken ruleset, a DSL typo) is a
 :class:`LobaError`.  It carries a short machine code, a full-sentence message,
@@ -11,13 +11,46 @@ an optional :class:`Location` and an optional hint, and renders in the
 house.yaml:14:12: error: unknown meld kind 'escalara' (did you mean 'escalera'?)
    14 |   opening: escalara + pierna
       |            ^^^^^^^^
+
+Control characters never reach a terminal or a JSON reader (issue 9): an ESC
+in a message is dropped, one in a source line becomes U+FFFD, so the caret
+stays under its column:
+
+>>> LobaError("unknown ruleset 'men\x1b[2Jos'").headline()
+"error: unknown ruleset 'men[2Jos'"
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+
+# C0 controls except tab and newline, DEL, C1 controls, and lone surrogates (which cannot be encoded).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# On one line (a source line, a file name) a newline or a carriage return is out of place too.
+_CONTROL_IN_LINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def clean(text: str) -> str:
+    r"""``text`` without control characters (tab and newline stay), for messages and hints.
+
+    >>> clean("bad\x1b[31m name\x07")
+    'bad[31m name'
+    """
+    return _CONTROL.sub("", text)
+
+
+def clean_line(text: str) -> str:
+    r"""One line of ``text`` for display: each control character (newline too) becomes U+FFFD.
+
+    One character stays one character, so a caret under a column stays in place.
+
+    >>> clean_line("a\x1bb\rc") == "a\ufffdb\ufffdc"
+    True
+    """
+    return _CONTROL_IN_LINE.sub("\ufffd", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +87,17 @@ class LobaError(Exception):
         hint: str | None = None,
         code: str | None = None,
     ) -> None:
+        message = clean(message)
         super().__init__(message)
         self.message = message
         self.location = location
-        self.hint = hint
+        self.hint = None if hint is None else clean(hint)
         if code is not None:
             self.code = code
 
     def headline(self) -> str:
         """One line: ``where: error: message (hint)``."""
-        where = f"{self.location}: " if self.location is not None else ""
+        where = f"{clean_line(str(self.location))}: " if self.location is not None else ""
         hint = f" ({self.hint})" if self.hint else ""
         return f"{where}error: {self.message}{hint}"
 
@@ -73,20 +107,33 @@ class LobaError(Exception):
         loc = self.location
         if loc is not None and loc.text is not None:
             number = f"{loc.line:>5}"
-            out.append(f"{number} | {loc.text.rstrip()}")
+            out.append(f"{number} | {clean_line(loc.text.rstrip())}")
             out.append(f"{'':>5} | {' ' * (loc.column - 1)}{'^' * max(1, loc.length)}")
         return "\n".join(out)
 
     def to_dict(self) -> dict[str, object]:
-        """A JSON-ready form."""
+        """A JSON-ready form: what, and where (``file``, ``line``, ``column``, ``length``), so a page
+        can underline it.  ``errors`` lists every problem (here just this one).
+
+        >>> loc = Location("house.yaml", 3, 5, "  x: escalara", 8)
+        >>> d = LobaError("unknown meld kind", location=loc, code="dsl").to_dict()
+        >>> [d[k] for k in ("code", "file", "line", "column", "length")], len(d["errors"])
+        (['dsl', 'house.yaml', 3, 5, 8], 1)
+        """
+        return {**self.problem(), "errors": [self.problem()]}
+
+    def problem(self) -> dict[str, object]:
+        """This one error as a JSON-ready dict, without the ``errors`` list."""
         loc = self.location
         return {
             "code": self.code,
             "message": self.message,
             "hint": self.hint,
-            "source": loc.source if loc else None,
+            "file": clean_line(loc.source) if loc else None,
+            "source": clean_line(loc.source) if loc else None,
             "line": loc.line if loc else None,
             "column": loc.column if loc else None,
+            "length": max(1, loc.length) if loc else None,
         }
 
     def __str__(self) -> str:
@@ -126,6 +173,16 @@ class LobaErrors(LobaError):
 
     def render(self) -> str:
         return "\n".join(e.render() for e in self.errors)
+
+    def to_dict(self) -> dict[str, object]:
+        """The first error's fields (as :meth:`LobaError.to_dict`), and ``errors``: every one of them.
+
+        >>> both = LobaErrors([InputError("bad card 'X'", location=Location("<cards>", 1, 1, "X Y")),
+        ...                    InputError("bad card 'Y'", location=Location("<cards>", 1, 3, "X Y"))])
+        >>> [(e["message"], e["column"], e["length"]) for e in both.to_dict()["errors"]]
+        [("bad card 'X'", 1, 1), ("bad card 'Y'", 3, 1)]
+        """
+        return {**self.errors[0].problem(), "errors": [e.problem() for e in self.errors]}
 
     @property
     def is_input_error(self) -> bool:

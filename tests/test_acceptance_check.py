@@ -20,6 +20,7 @@ import pytest
 import loba_dsl
 from loba_dsl.errors import InputError, LobaError, LobaErrors
 from loba_dsl.melds.check import CheckResult, check
+from loba_dsl.rules.loading import load
 
 PACKAGE_DIR = Path(loba_dsl.__file__).parent
 """``rulesets/<file>.yaml`` citations are relative to the package (the YAML files ship inside it)."""
@@ -68,7 +69,7 @@ def citations(result: CheckResult) -> Iterator[Citation]:
 def input_error(text: str, ruleset: str) -> LobaError:
     """The input error that checking ``text`` raises (one ``InputError`` or several in ``LobaErrors``)."""
     with pytest.raises((InputError, LobaErrors)) as info:
-        check(text, ruleset)
+        check(text, load(ruleset))
     err = info.value
     if isinstance(err, LobaErrors):
         assert err.is_input_error, f"expected only input errors, got {err.headline()}"
@@ -236,7 +237,7 @@ LEGAL = [
 
 @pytest.mark.parametrize("row", LEGAL)
 def test_legal(row: Legal) -> None:
-    result = check(row.cards, row.ruleset)
+    result = check(row.cards, load(row.ruleset))
     assert result.valid, f"{row.cards} should be legal under {row.ruleset}: {result.reasons()}"
     assert result.kind in row.kinds
     reading = tuple(result.reading_names())
@@ -261,7 +262,7 @@ def test_legal(row: Legal) -> None:
 
 def test_pagat_wild_2s_in_A22_stand_for_Q_and_K() -> None:
     # Seed 003 line 45 "A-2-2 = 9": only Q-K-A reaches 9, so the two wild 2s are the Q♠ and the K♠.
-    result = check("A♠ 2♥ 2♦", "mas-pagat")
+    result = check("A♠ 2♥ 2♦", load("mas-pagat"))
     assert sorted(stands for _, stands in wild_pairs(result)) == ["K♠", "Q♠"]
     assert sorted(card for card, _ in wild_pairs(result)) == ["2♥", "2♦"]
 
@@ -269,7 +270,7 @@ def test_pagat_wild_2s_in_A22_stand_for_Q_and_K() -> None:
 def test_pagat_seven_2s_read_as_2_to_8() -> None:
     # Seed 003 line 47: "best scored as an escalera 2-3-4-5-6-7-8": one 2 is natural (the run's own 2),
     # the six others stand for 3 … 8 of its suit.
-    result = check("2♠ 2♠ 2♥ 2♥ 2♦ 2♦ 2♣", "mas-pagat")
+    result = check("2♠ 2♠ 2♥ 2♥ 2♦ 2♦ 2♣", load("mas-pagat"))
     reading = result.reading_names()
     suit = reading[0][-1]
     assert [name[:-1] for name in reading] == ["2", "3", "4", "5", "6", "7", "8"]
@@ -328,7 +329,7 @@ NOT_LEGAL = [
 
 @pytest.mark.parametrize("row", NOT_LEGAL)
 def test_not_legal(row: NotLegal) -> None:
-    result = check(row.cards, row.ruleset)
+    result = check(row.cards, load(row.ruleset))
     assert not result.valid, f"{row.cards} should not be legal under {row.ruleset}, read as {result.kind}"
     assert result.kind is None
     assert result.points is None
@@ -347,12 +348,12 @@ def test_not_legal(row: NotLegal) -> None:
 def test_not_legal_menos_cites_menos_yaml() -> None:
     # The menos rules live in rulesets/menos.yaml; its reasons must point there.
     for cards in ("7♠ 7♥ JOKER", "Q♣ K♣ A♣"):
-        assert {c.file for c in citations(check(cards, "menos"))} == {"rulesets/menos.yaml"}
+        assert {c.file for c in citations(check(cards, load("menos")))} == {"rulesets/menos.yaml"}
 
 
 def test_not_legal_pagat_cites_its_own_shapes() -> None:
     # mas-pagat rewrites both meld shapes (rules.md §3), so its reasons cite rulesets/mas-pagat.yaml.
-    assert {c.file for c in citations(check("JOKER JOKER JOKER", "mas-pagat"))} == {"rulesets/mas-pagat.yaml"}
+    assert {c.file for c in citations(check("JOKER JOKER JOKER", load("mas-pagat")))} == {"rulesets/mas-pagat.yaml"}
 
 
 # ------------------------------------------------------------------ input errors
@@ -373,7 +374,7 @@ def test_three_7_spades_under_menos_is_an_input_error_naming_it() -> None:
 def test_two_7_spades_are_two_physical_cards() -> None:
     # rules.md §5: "7♠ 7♠ is two distinct physical cards, never one": it parses, and the verdict is about
     # the pierna rule (rules.md §1: never two cards of the same suit).
-    result = check("7♠ 7♠ 7♥", "menos")
+    result = check("7♠ 7♠ 7♥", load("menos"))
     assert result.card_names() == ["7♠", "7♠", "7♥"]
     assert not result.valid
 

@@ -31,7 +31,7 @@ from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
 from loba_dsl.diff.stats import deal, play_stats
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 
 SUITS = ("♠", "♥", "♦", "♣")  # rules.md §5
 ACES = {f"A{s}" for s in SUITS}
@@ -283,7 +283,7 @@ def test_same_seed_same_figures() -> None:
 
 def test_another_seed_deals_other_hands() -> None:
     # A different seed deals different hands; the figures may or may not differ, so they are not compared.
-    menos, uruguay = load_ruleset("menos"), load_ruleset("uruguay")
+    menos, uruguay = load("menos"), load("uruguay")
     assert deal(menos, 300, 1) != deal(menos, 300, 2)
     assert deal(menos, 300, 1) == deal(menos, 300, 1)
     for seed in (1, 2):

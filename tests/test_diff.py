@@ -36,7 +36,7 @@ from loba_dsl.dsl.semantics import evaluate
 from loba_dsl.melds.check import check_cards
 from loba_dsl.render import diff_text
 from loba_dsl.rules.documents import shipped_names
-from loba_dsl.rules.loading import compile_ruleset, load_ruleset
+from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.rounds import score_player
 
@@ -50,7 +50,7 @@ def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
 
 
 def rs(name: str) -> Ruleset:
-    return load_ruleset(name)
+    return load(name)
 
 
 def keys(report: DiffReport) -> set[tuple[str | int, ...]]:
@@ -96,7 +96,7 @@ def test_a_ruleset_against_itself_is_empty(name: str) -> None:
     assert report.rules.changes == ()
     assert report.witnesses == ()
     # Compiled twice (two different objects) is still the same.
-    assert diff_rules(compile_ruleset(name), load_ruleset(name)).same
+    assert diff_rules(load(name, cached=False), load(name)).same
 
 
 def test_menos_menos_text_and_json() -> None:
@@ -391,7 +391,7 @@ deck:
 def write(tmp_path: Path, name: str, text: str) -> Ruleset:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    return compile_ruleset(str(path))
+    return load_file(path, cached=False)
 
 
 def test_house_restating_menos_diffs_empty(tmp_path: Path) -> None:

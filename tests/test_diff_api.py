@@ -25,7 +25,7 @@ from loba_dsl.diff import AREAS, DiffReport, diff, play_stats
 from loba_dsl.errors import InputError, LobaError
 from loba_dsl.melds.check import check_cards
 from loba_dsl.render import diff_text
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 
 SUITS = ("♠", "♥", "♦", "♣")  # rules.md §5
@@ -33,12 +33,12 @@ SUITS = ("♠", "♥", "♦", "♣")  # rules.md §5
 
 @pytest.fixture(scope="module")
 def menos() -> Ruleset:
-    return load_ruleset("menos")
+    return load("menos")
 
 
 @pytest.fixture(scope="module")
 def uruguay() -> Ruleset:
-    return load_ruleset("uruguay")
+    return load("uruguay")
 
 
 @pytest.fixture(scope="module")
@@ -122,8 +122,8 @@ def test_deals_give_the_play_statistics(menos: Ruleset, uruguay: Ruleset) -> Non
 @pytest.mark.parametrize("name", ["menos", "uruguay", "mas-pagat", "contrato", "chinchon"])
 def test_a_ruleset_against_itself_is_empty(name: str) -> None:
     # style.md "Tests": a diff of a ruleset with itself is empty, loaded once or twice.
-    rs = load_ruleset(name)
-    for other in (rs, load_ruleset(name)):
+    rs = load(name)
+    for other in (rs, load(name)):
         same = diff(rs, other)
         assert same.same and same.rules.changes == () and same.witnesses == ()
         assert same.to_dict()["areas"] == {}

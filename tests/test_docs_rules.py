@@ -3,7 +3,7 @@
 - Every backquoted ruleset key path in docs/rules.md (`turn.stock_exhausted`, `melds.<kind>.shape`)
   exists in the schema; meld kinds and value tables are free keys, matched by the schema's patterns.
 - Every `key: value` in a table column headed "setting in `NAME`" is what the shipped ruleset NAME
-  resolves to (``load_ruleset(NAME).document``); in a table with a "ruleset" column and a
+  resolves to (``load(NAME).document``); in a table with a "ruleset" column and a
   "key: shipped value" column, the row names the ruleset; a column "how a house writes it" is checked
   against the YAML ruleset printed in the same section, which must load.
 - Every key a shipped ruleset sets (where it differs from the ruleset it extends, or from menos, whose
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load, load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"
@@ -268,13 +268,13 @@ def schema() -> Mapping[str, Any]:
 
 @pytest.fixture(scope="module")
 def documents(text: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Mapping[str, Any]]:
-    docs: dict[str, Mapping[str, Any]] = {name: load_ruleset(name).document for name in SHIPPED}
+    docs: dict[str, Mapping[str, Any]] = {name: load(name).document for name in SHIPPED}
     folder = tmp_path_factory.mktemp("house")
     for block in YAML_BLOCK.findall(text):
         name = yaml.safe_load(block)["name"]
         path = folder / f"{name}.yaml"
         path.write_text(block, encoding="utf-8")
-        docs[f"house:{name}"] = load_ruleset(str(path)).document
+        docs[f"house:{name}"] = load_file(path).document
     return docs
 
 
@@ -329,13 +329,13 @@ def test_every_setting_of_a_shipped_ruleset_is_documented(text: str) -> None:
     documented: dict[str, set[str]] = {}
     for s in documented_settings(text):
         documented.setdefault(s.ruleset, set()).add(s.key)
-    menos = flatten(load_ruleset("menos").document)
+    menos = flatten(load("menos").document)
     missing: list[str] = []
     for name in SHIPPED:
         raw = yaml.safe_load((RULESETS / f"{name}.yaml").read_text(encoding="utf-8"))
         parent = raw.get("extends")
-        base = flatten(load_ruleset(parent).document) if parent else ({} if name == "menos" else menos)
-        mine = flatten(load_ruleset(name).document)
+        base = flatten(load(parent).document) if parent else ({} if name == "menos" else menos)
+        mine = flatten(load(name).document)
         keys = documented.get(name, set())
 
         def covered(key: str, keys: set[str] = keys) -> bool:

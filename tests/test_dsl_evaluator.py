@@ -22,7 +22,7 @@ from loba_dsl.dsl.evaluate import compile_filter, compile_formula, evaluate
 from loba_dsl.dsl.parser import parse_formula
 from loba_dsl.dsl.printer import print_formula
 from loba_dsl.dsl.typecheck import check_expr, round_scope
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.solver.objective import NotSeparable, Objective, objective
 
 SOME = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -110,7 +110,7 @@ def test_separable_formulas_reach_the_objective() -> None:
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_formulas_evaluate_alike_on_random_rounds(name: str) -> None:
-    rs = load_ruleset(name)
+    rs = load(name)
     kinds = tuple((k.name, k.shape.kind) for k in rs.kinds)
     strategy = st.lists(rounds(rs.deck.n_codes, kinds, dict(rs.hand_values)), min_size=20, max_size=20)
     checked = 0

@@ -29,7 +29,7 @@ from loba_dsl.dsl.vocabulary import (
     reference_markdown,
     round_facts,
 )
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -103,7 +103,7 @@ def test_canon_types_names_by_the_vocabulary() -> None:
 def test_instant_win_uses_the_one_evaluator() -> None:
     # Chinchón ends the match when a player goes out with a seven-card escalera
     # (rules.md, the chinchon row: "a 7-card run (chinchón) wins the match").
-    rs = load_ruleset("chinchon")
+    rs = load("chinchon")
     assert rs.match.instant_win is not None
     win = compile_formula(rs.match.instant_win)
 

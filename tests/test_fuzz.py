@@ -35,7 +35,7 @@ from loba_dsl.dsl.parser import (
 from loba_dsl.errors import LobaError, LobaErrors, Location
 from loba_dsl.melds.check import check
 from loba_dsl.rules.documents import shipped_dir
-from loba_dsl.rules.loading import compile_ruleset, load_ruleset
+from loba_dsl.rules.loading import load, load_file
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FILES = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -75,7 +75,7 @@ def assert_located_in(err: LobaError, text: str, first_line: int = 1) -> None:
 @FUZZ
 def test_check_raises_only_loba_errors(text: str) -> None:
     try:
-        result = check(text, "menos")
+        result = check(text, load("menos"))
     except LobaError as err:
         assert_located_in(err, text)
         err.render()  # rendering never fails either
@@ -87,7 +87,7 @@ def test_check_raises_only_loba_errors(text: str) -> None:
 @pytest.mark.parametrize(("name", "lang"), [("menos", None), ("menos", "de"), ("menos", "nl"),
                                             ("sin-jokers", None), ("chinchon", None), ("chinchon", "es")])
 def test_notation_raises_only_loba_errors(name: str, lang: str | None) -> None:
-    notation = load_ruleset(name).notation(lang)
+    notation = load(name).notation(lang)
 
     @given(card_text)
     @settings(max_examples=150, deadline=None)
@@ -108,7 +108,7 @@ def test_notation_raises_only_loba_errors(name: str, lang: str | None) -> None:
 @settings(max_examples=150, deadline=None)
 def test_check_with_any_language_raises_only_loba_errors(text: str, lang: str | None) -> None:
     try:
-        check(text, "menos", lang=lang)
+        check(text, load("menos"), lang=lang)
     except LobaError as err:
         assert_located_in(err, text)
 
@@ -213,7 +213,7 @@ def assert_located_in_file(err: LobaError, path: Path, text: str) -> None:
 
 def compile_only_loba_errors(path: Path, text: str) -> None:
     try:
-        compile_ruleset(str(path))
+        load_file(path, cached=False)
     except LobaError as err:
         assert_located_in_file(err, path, text)
 
@@ -255,7 +255,7 @@ def test_random_bytes_raise_only_loba_errors(folder: Path) -> None:
     def prop(data: bytes) -> None:
         path.write_bytes(data)
         try:
-            compile_ruleset(str(path))
+            load_file(path, cached=False)
         except LobaError as err:
             for e in each_error(err):
                 assert e.location is not None and e.location.source == str(path)
@@ -355,7 +355,7 @@ def test_a_dsl_error_in_a_block_table_points_into_the_block(folder: Path) -> Non
     document = menos_with_table(["JOKER -> 25", "A -> 15", "J Q K -> 10", "_ -> facee"])
     path.write_text(document, encoding="utf-8")
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(path))
+        load_file(path, cached=False)
     line = document.split("\n").index("    _ -> facee") + 1
     err = each_error(info.value)[0]
     assert err.location is not None

@@ -17,7 +17,7 @@ import pytest
 from loba_dsl.errors import LobaError, LobaErrors
 from loba_dsl.melds.check import CheckResult, check
 from loba_dsl.rules.documents import shipped_dir
-from loba_dsl.rules.loading import compile_ruleset
+from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.rounds import score_player
 
@@ -102,7 +102,7 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 @pytest.fixture
 def house(tmp_path: Path) -> Ruleset:
-    return compile_ruleset(str(write(tmp_path, "casa.yaml", HOUSE)))
+    return load_file(write(tmp_path, "casa.yaml", HOUSE), cached=False)
 
 
 def line_of(text: str, needle: str) -> int:
@@ -211,7 +211,7 @@ def test_a_typo_is_rejected_at_its_line(tmp_path: Path, meant: str, wrote: str, 
     text = HOUSE.replace(meant, wrote)
     path = write(tmp_path, "casa.yaml", text)
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(path))
+        load_file(path, cached=False)
     err = info.value
     line, column = place_of(text, wrote, word)
     assert err.location is not None, err.render()
@@ -228,7 +228,7 @@ def test_one_typo_is_reported_once(tmp_path: Path, meant: str, wrote: str, word:
     text = HOUSE.replace(meant, wrote)
     path = write(tmp_path, "casa.yaml", text)
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(path))
+        load_file(path, cached=False)
     errors = info.value.errors if isinstance(info.value, LobaErrors) else (info.value,)
     line, _ = place_of(text, wrote, word)
     assert [e.location.line if e.location else None for e in errors] == [line], info.value.render()
@@ -263,11 +263,11 @@ def test_extends_chain_keeps_provenance(tmp_path: Path) -> None:
     menos_text = (shipped_dir() / "menos.yaml").read_text(encoding="utf-8")
     menos_pierna = line_of(menos_text, "shape: set 3..4")
 
-    rs2 = compile_ruleset(str(second))
+    rs2 = load_file(second, cached=False)
     assert rs2.where("melds", "escalera", "shape") == f"{second}:{line_of(SECOND, 'shape:')}"
     assert rs2.where("melds", "pierna", "shape").endswith(f"menos.yaml:{menos_pierna}")
 
-    rs3 = compile_ruleset(str(third))
+    rs3 = load_file(third, cached=False)
     assert rs3.name == "third"
     assert rs3.where("melds", "escalera", "shape") == f"{second}:{line_of(SECOND, 'shape:')}"
     assert rs3.where("melds", "pierna", "shape").endswith(f"menos.yaml:{menos_pierna}")
@@ -276,7 +276,7 @@ def test_extends_chain_keeps_provenance(tmp_path: Path) -> None:
 
     # The merged rules behave as the three files say together.
     assert check("Q♣ K♣ A♣", rs3).valid  # second: ace high or low
-    assert not check("Q♣ K♣ A♣", "menos").valid  # rules.md §1: Menos plays the ace low only
+    assert not check("Q♣ K♣ A♣", load("menos")).valid  # rules.md §1: Menos plays the ace low only
     assert check("4♣ JOKER 6♣ JOKER 8♣", rs3).valid  # second: two Jokers apart
     assert check("7♠ 7♥ 7♦ 7♣", rs3).kind == "pierna"  # menos's pierna, inherited
     joker, ace = rs3.deck.joker_code, rs3.notation().parse_codes("A♠")[0]
@@ -288,7 +288,7 @@ def test_an_extends_cycle_is_named(tmp_path: Path) -> None:
     a = write(tmp_path, "a.yaml", "name: a\nextends: b.yaml\n")
     write(tmp_path, "b.yaml", "name: b\nextends: a.yaml\n")
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(a))
+        load_file(a, cached=False)
     message = info.value.message
     assert "cycle" in message
     assert "a.yaml" in message and "b.yaml" in message
@@ -299,7 +299,7 @@ def test_an_extends_cycle_is_named(tmp_path: Path) -> None:
 def test_a_ruleset_that_extends_itself_is_a_cycle(tmp_path: Path) -> None:
     me = write(tmp_path, "me.yaml", "name: me\nextends: me.yaml\n")
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(me))
+        load_file(me, cached=False)
     assert "cycle" in info.value.message and "me.yaml" in info.value.message
 
 
@@ -312,7 +312,7 @@ def test_extends_reaches_no_file_outside_its_folder(tmp_path: Path, target: str)
     text = f"name: h\nextends: {target.format(folder=tmp_path)}\n"
     path = write(sub, "h.yaml", text)
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(path))
+        load_file(path, cached=False)
     loc = info.value.location
     assert loc is not None and loc.source == str(path)
     assert (loc.line, loc.column) == (2, len("extends: ") + 1)
@@ -325,7 +325,7 @@ def test_extends_outside_the_folder_is_explained_in_words(tmp_path: Path) -> Non
     sub.mkdir()
     path = write(sub, "h.yaml", "name: h\nextends: ../x.yaml\n")
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(path))
+        load_file(path, cached=False)
     rendered = info.value.render()
     assert "(?:" not in rendered and "\\x00" not in rendered, rendered
 
@@ -336,14 +336,14 @@ def test_extends_outside_the_folder_is_explained_in_words(tmp_path: Path) -> Non
 def test_pagat_wild_value_comes_from_the_yaml(tmp_path: Path) -> None:
     # Seed 003: A-2-2-4 = 4 points (A low 1, each 2 wild standing for 7…2 → 1, natural 4 → 1).
     shipped = (shipped_dir() / "mas-pagat.yaml").read_text(encoding="utf-8")
-    assert check("A♥ 2♣ 2♦ 4♥", "mas-pagat").points == 4
+    assert check("A♥ 2♣ 2♦ 4♥", load("mas-pagat")).points == 4
     assert shipped.count("    wild -> 1\n") == 1
     changed = write(tmp_path, "pagat-copy.yaml", shipped.replace("    wild -> 1\n", "    wild -> 2\n"))
-    rs = compile_ruleset(str(changed))
+    rs = load_file(changed, cached=False)
     result = check("A♥ 2♣ 2♦ 4♥", rs)
     # The same reading A♥ 2♥ 3♥ 4♥ with each low wild now worth 2: 1 + 2 + 2 + 1.
     assert result.valid and result.kind == "escalera"
     assert result.reading_names() == ["A♥", "2♥", "3♥", "4♥"]
     assert result.points == 6
     # Lines above `wild -> 1` are unchanged: a wild standing for 8…K still 3 (seed 003: K-2-2 = 8).
-    assert check("K♠ 2♣ 2♦", rs).points == check("K♠ 2♣ 2♦", "mas-pagat").points == 8
+    assert check("K♠ 2♣ 2♦", rs).points == check("K♠ 2♣ 2♦", load("mas-pagat")).points == 8

@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
 from loba_dsl.errors import LobaError, LobaErrors
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.scoring.match_play import MatchResult, RoundResult, play_match
 from loba_dsl.scoring.score_sheets import read_match
 
@@ -34,7 +34,7 @@ def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
 
 
 def play(text: str, ruleset: str = "menos", *, target: int | None = None, source: str = "match.txt") -> MatchResult:
-    rs = load_ruleset(ruleset)
+    rs = load(ruleset)
     return play_match(read_match(text, rs, source=source), rs, target=target)
 
 

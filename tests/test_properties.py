@@ -31,7 +31,7 @@ from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
 from loba_dsl.melds.check import CheckResult, check_cards
 from loba_dsl.rules.documents import shipped_names
-from loba_dsl.rules.loading import compile_ruleset
+from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 
 SHIPPED = shipped_names()
@@ -39,8 +39,8 @@ FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
 
 @functools.cache
 def ruleset(spec: str) -> Ruleset:
-    """Each ruleset compiled once per test run (compile_ruleset itself has no cache)."""
-    return compile_ruleset(spec)
+    """Each ruleset (a shipped name or a .yaml path) compiled once per test run."""
+    return load_file(spec, cached=False) if spec.endswith(".yaml") else load(spec, cached=False)
 
 
 def test_every_variant_of_rules_md_is_shipped() -> None:
@@ -307,7 +307,7 @@ def single_kind_rulesets(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple
         for kind in kinds:
             path = folder / f"{base.removesuffix('.yaml')}-only-{kind}.yaml"
             path.write_text(only_kind_text(base, kind, [k for k in kinds if k != kind]), encoding="utf-8")
-            out[(base, kind)] = compile_ruleset(str(path))
+            out[(base, kind)] = load_file(path, cached=False)
     return out
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from loba_dsl.errors import LobaError, LobaErrors
-from loba_dsl.rules.loading import compile_ruleset
+from loba_dsl.rules.loading import load_file
 
 MARK = "@@"
 HEAD = "# A house ruleset with one mistake.\nname: house\nextends: menos\n"
@@ -94,7 +94,7 @@ def compile_text(folder: Path, text: str) -> tuple[Path, LobaError]:
     path = folder / "house.yaml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(LobaError) as info:
-        compile_ruleset(str(path))
+        load_file(path, cached=False)
     return path, info.value
 
 

@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 from loba_cli.main import app
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError, LobaErrors
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import contract, opening
 from loba_dsl.scoring.rounds import PlayerScore, RoundScore, score_player, score_round
@@ -61,7 +61,7 @@ def all_errors(error: LobaError) -> list[LobaError]:
 
 
 def round_of(text: str, ruleset: str, source: str = "round.txt") -> RoundScore:
-    rs = load_ruleset(ruleset)
+    rs = load(ruleset)
     return score_round(read_round(text, rs, source=source), rs)
 
 
@@ -174,7 +174,7 @@ def _check(got: PlayerScore, case: Case) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_score_player(case: Case) -> None:
-    rs = load_ruleset(case.ruleset)
+    rs = load(case.ruleset)
     got = score_player(rs, name="Ana", melds=meld_codes(rs, case.melds), hand=codes(rs, case.hand),
                        went_out=case.went_out, all_at_once=case.all_at_once, stock_out=case.stock_out,
                        players=case.players)
@@ -219,7 +219,7 @@ def test_cli_score_json(case: Case, tmp_path: Path) -> None:
 
 def test_pagat_stock_out_takes_the_bonus_away_even_from_a_player_marked_out() -> None:
     """Seed 003: when the stock is depleted "no player receives the going out bonus" (in-process API)."""
-    rs = load_ruleset("mas-pagat")
+    rs = load("mas-pagat")
     melds = meld_codes(rs, "Q♥ K♥ A♥ | 7♠ 7♥ 7♦")
     got = score_player(rs, melds=melds, went_out=True, stock_out=True)
     assert got.score == 10 and got.bonus == 0  # 7 + 3 in melds (seed 003), no bonus
@@ -382,7 +382,7 @@ def test_illegal_meld_ace_high_in_menos() -> None:
 
 
 def test_illegal_meld_in_score_player_is_an_error() -> None:
-    rs = load_ruleset("menos")
+    rs = load("menos")
     with pytest.raises(LobaError, match="7♠ 7♥ JOKER"):
         score_player(rs, melds=meld_codes(rs, "7♠ 7♥ JOKER"), went_out=True)
 
@@ -519,7 +519,7 @@ def test_opening_reaches_50() -> None:
 
     ``A♣ 2♣ JOKER`` = 15 + 2 + 25 = 42 and ``7♠ 7♥ 7♦`` = 21: 63 >= 50 (seed 004's example minimum).
     """
-    rs = load_ruleset("bazas")
+    rs = load("bazas")
     verdict = opening(rs, meld_codes(rs, "A♣ 2♣ JOKER | 7♠ 7♥ 7♦"))
     assert verdict.ok
     assert verdict.value == 63
@@ -528,7 +528,7 @@ def test_opening_reaches_50() -> None:
 
 def test_opening_below_50() -> None:
     """``A♣ 2♣ 3♣`` = 15 + 2 + 3 = 20 < 50."""
-    rs = load_ruleset("bazas")
+    rs = load("bazas")
     verdict = opening(rs, meld_codes(rs, "A♣ 2♣ 3♣"))
     assert not verdict.ok
     assert verdict.value == 20
@@ -536,7 +536,7 @@ def test_opening_below_50() -> None:
 
 def test_opening_counts_the_whole_first_turn() -> None:
     """rules.md §4: all melds of the first turn count together: 24 + 30 = 54 (neither reaches 50 alone)."""
-    rs = load_ruleset("bazas")
+    rs = load("bazas")
     assert opening(rs, meld_codes(rs, "7♠ 8♠ 9♠ | 10♣ 10♥ 10♦")).ok
 
 
@@ -563,7 +563,7 @@ CONTRACT_CASES = [
 
 @pytest.mark.parametrize(("round_number", "laid", "ok"), CONTRACT_CASES)
 def test_contract(round_number: int, laid: str, ok: bool) -> None:
-    rs = load_ruleset("contrato")
+    rs = load("contrato")
     assert contract(rs, round_number, meld_codes(rs, laid)).ok is ok
 
 
@@ -575,6 +575,6 @@ def test_cli_check_contract(round_number: int, laid: str, ok: bool) -> None:
 
 def test_contract_round_3_two_escaleras() -> None:
     """rules.md §4: round 3 is "2 escaleras"."""
-    rs = load_ruleset("contrato")
+    rs = load("contrato")
     assert contract(rs, 3, meld_codes(rs, "4♣ 5♣ 6♣ | 9♥ 10♥ J♥")).ok
     assert not contract(rs, 3, meld_codes(rs, "4♣ 5♣ 6♣ | 9♣ 9♥ 9♦")).ok

@@ -48,7 +48,7 @@ from loba_cli.main import app
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.melds.matcher import matcher_for
 from loba_dsl.rules.documents import shipped_names
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import contract, opening
 from loba_dsl.scoring.rounds import score_player
@@ -78,7 +78,7 @@ def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 @functools.cache
 def ruleset(name: str) -> Ruleset:
-    return load_ruleset(name)
+    return load(name)
 
 
 @functools.cache

@@ -12,13 +12,13 @@ import random
 import pytest
 
 from loba_dsl.rules.documents import shipped_names
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.solver.api import Solver
 
 
 @pytest.mark.parametrize("name", shipped_names())
 def test_best_score_and_best_discard_score_match_the_arrangements(name: str) -> None:
-    rs = load_ruleset(name)
+    rs = load(name)
     solver = Solver(rs)
     deck = rs.deck
     pack = [c for c in range(deck.joker_code) for _ in range(deck.copies)] + [deck.joker_code] * deck.jokers
@@ -39,7 +39,7 @@ def test_the_linear_relaxation_bound_changes_no_answer(name: str, monkeypatch: p
     """The LP bound (used on large hands) only prunes: with it on every hand the answers stay the same."""
     import loba_dsl.solver.search as search_module
 
-    rs = load_ruleset(name)
+    rs = load(name)
     deck = rs.deck
     pack = [c for c in range(deck.joker_code) for _ in range(deck.copies)] + [deck.joker_code] * deck.jokers
     rng = random.Random(f"lp:{name}")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from loba_dsl.errors import LobaError
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import (
     Better,
     Direction,
@@ -30,7 +30,7 @@ SHIPPED = ["menos", "mas", "mas-pagat", "picos", "pierna-de-cuatro", "mas-pierna
 
 
 def test_menos_sections_are_typed() -> None:
-    rs = load_ruleset("menos")
+    rs = load("menos")
     # rules.md §1: 2 to 5 players, 4 the classic table; 9 cards each; two packs and four Jokers.
     assert (rs.players.min, rs.players.max, rs.players.default) == (2, 5, 4)
     assert rs.deal.cards == 9
@@ -51,22 +51,22 @@ def test_menos_sections_are_typed() -> None:
 
 def test_mas_scores_higher_and_chinchon_closes_with_one_card() -> None:
     # rules.md §2: in Loba de Mas the highest total wins.
-    assert load_ruleset("mas").scoring.better is Better.HIGHER
+    assert load("mas").scoring.better is Better.HIGHER
     # rules.md §5 (Chinchón): the closer may keep one card.
-    assert load_ruleset("chinchon").turn.going_out is GoingOut.ONE_CARD_LEFT
+    assert load("chinchon").turn.going_out is GoingOut.ONE_CARD_LEFT
 
 
 def test_bazas_and_contrato_requirements() -> None:
     # rules.md §4: a first lay-down of at least 50; contrato lists a contract per round.
-    opening = load_ruleset("bazas").requirements.opening
+    opening = load("bazas").requirements.opening
     assert opening is not None and opening.minimum == 50
-    contracts = load_ruleset("contrato").requirements.contracts
+    contracts = load("contrato").requirements.contracts
     assert contracts is not None and len(contracts.rounds) == 8
 
 
 @pytest.mark.parametrize("name", SHIPPED)
 def test_every_shipped_ruleset_is_frozen(name: str) -> None:
-    rs = load_ruleset(name)
+    rs = load(name)
     with pytest.raises(dataclasses.FrozenInstanceError):
         rs.name = "other"  # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -81,7 +81,7 @@ def test_schema_defaults_name_no_meld_kind(tmp_path: Path) -> None:
     house = tmp_path / "house-chin.yaml"
     house.write_text("name: house-chin\nextends: chinchon\nrequirements:\n  contracts:\n    at_once: true\n",
                      encoding="utf-8")
-    rs = load_ruleset(str(house))
+    rs = load_file(house)
     assert rs.requirements.contracts is not None
     assert rs.requirements.contracts.rounds == () and rs.requirements.contracts.at_once is True
 
@@ -93,7 +93,7 @@ def test_an_opening_must_name_its_table(tmp_path: Path) -> None:
     house.write_text("name: house-open\nextends: chinchon\nrequirements:\n  opening:\n    minimum: 30\n",
                      encoding="utf-8")
     with pytest.raises(LobaError) as err:
-        load_ruleset(str(house))
+        load_file(house)
     assert "requirements.opening.table" in str(err.value)
 
 
@@ -101,5 +101,5 @@ def test_players_default_must_fit_the_range(tmp_path: Path) -> None:
     house = tmp_path / "house-players.yaml"
     house.write_text("name: house-players\nextends: menos\nplayers:\n  min: 2\n  max: 3\n", encoding="utf-8")
     with pytest.raises(LobaError) as err:
-        load_ruleset(str(house))
+        load_file(house)
     assert "players.default" in str(err.value)

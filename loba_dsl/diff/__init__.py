@@ -1,7 +1,7 @@
 """How two variants differ: their rules, the smallest examples that behave differently, play figures.
 
->>> from loba_dsl.rules.loading import load_ruleset
->>> menos = load_ruleset("menos")
+>>> from loba_dsl.rules.loading import load, load_file
+>>> menos = load("menos")
 >>> diff(menos, menos).same
 True
 
@@ -59,12 +59,12 @@ def diff(a: Ruleset, b: Ruleset, *, witnesses: bool = True, budget: Budget | Non
       ``workers`` processes, calling ``progress`` with each batch's size); ``None`` or 0 for none.
     - ``stats``: another source of play statistics instead of ``deals`` (see :class:`StatsHook`).
 
-    Rulesets only: load a name with ``load_ruleset(name)`` first.
+    Rulesets only: load a name with ``load(name)`` first.
     """
     for side, rs in (("first", a), ("second", b)):
         if not isinstance(rs, Ruleset):
             raise InputError(f"diff compares loaded rulesets; the {side} is a {type(rs).__name__}",
-                             hint="load it first, e.g. load_ruleset(name)")
+                             hint="load it first, e.g. load(name)")
     if deals is not None and deals < 0:
         raise InputError(f"deals must be 0 or more, not {deals}")
     if deals and stats is not None:

@@ -22,9 +22,9 @@ with the ``file:line`` it comes from on both sides.
   integer normal forms, and conditions, ``and``/``or``/``not`` become an ordered
   decision diagram whose leaves are polynomials.
 
->>> from loba_dsl.rules.loading import load_ruleset
+>>> from loba_dsl.rules.loading import load
 >>> from loba_dsl.defaults import DEFAULT_RULESET
->>> diff_rules(load_ruleset(DEFAULT_RULESET), load_ruleset(DEFAULT_RULESET)).same
+>>> diff_rules(load(DEFAULT_RULESET), load(DEFAULT_RULESET)).same
 True
 """
 
@@ -107,9 +107,9 @@ class _Side:
 def diff_rules(a: Ruleset, b: Ruleset) -> RulesDiff:
     """Every rule that differs between two resolved rulesets, by meaning.
 
-    >>> from loba_dsl.rules.loading import load_ruleset
+    >>> from loba_dsl.rules.loading import load
     >>> from loba_dsl.defaults import DEFAULT_RULESET
-    >>> d = diff_rules(load_ruleset(DEFAULT_RULESET), load_ruleset(DEFAULT_RULESET))
+    >>> d = diff_rules(load(DEFAULT_RULESET), load(DEFAULT_RULESET))
     >>> d.changes
     ()
     """

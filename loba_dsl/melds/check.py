@@ -17,7 +17,7 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import check_copies
 from loba_dsl.defaults import DEFAULT_RULESET
 from loba_dsl.melds.matcher import HEAD, Failure, Outcome, Reading, matcher_for
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 
 __all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "matcher_for"]
@@ -101,18 +101,21 @@ def check_cards(cards: tuple[Card, ...], ruleset: Ruleset, text: str = "") -> Ch
 
 def check(
     text: str,
-    ruleset: Ruleset | str = DEFAULT_RULESET,
+    ruleset: Ruleset | None = None,
     *,
     lang: str | None = None,
     source: str = "<input>",
     line: int = 1,
 ) -> CheckResult:
-    """Parse ``text`` as cards and check it as one meld.
+    """Parse ``text`` as cards and check it as one meld under ``ruleset`` (default: the shipped
+    :data:`~loba_dsl.defaults.DEFAULT_RULESET`; load others with ``load``/``load_file``/``loads``).
 
     Bad cards, and more copies of a card than the deck holds, raise
     :class:`~loba_dsl.errors.InputError` (or several in a ``LobaErrors``).
     """
-    rs = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    if isinstance(ruleset, str):  # the old call shape: a name or maybe a path
+        raise TypeError("check() takes a Ruleset: use load(name), load_file(path) or loads(text)")
+    rs = load(DEFAULT_RULESET) if ruleset is None else ruleset
     parsed = rs.notation(lang).parse(text, source=source, first_line=line)
     # Spans count lines from ``line``; pad so the caret display finds the right line.
     check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)

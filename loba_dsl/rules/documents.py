@@ -1,13 +1,15 @@
 """Find, read, validate and merge ruleset files (``extends``), keeping provenance.
 
-A ruleset is named either by a shipped name (``menos``) or by a file path.
-``extends`` names a shipped ruleset or a sibling file of the one that says it;
-nothing else is ever read.  Each file is checked against the JSON Schema on its
-own (so a partial file that only overrides a few keys is fine); the merged
-result records, for every value, the file and path it came from.
+A ruleset comes from a shipped name (``menos``), a file, or text in memory,
+each a :class:`~loba_dsl.rules.sources.Source`; what its ``extends`` may reach
+is decided by a :class:`~loba_dsl.rules.sources.Resolver` (``ShippedOnly`` or
+``Siblings``, in :mod:`loba_dsl.rules.sources`).  Nothing else is ever read.
+Each file is checked against the JSON Schema on its own (so a partial file
+that only overrides a few keys is fine); the merged result records, for every value, the file and path it came from.
 
 Merging: mappings merge key by key, lists and scalars replace, and ``null``
 under ``melds`` or ``values`` removes an inherited entry.
+
 """
 
 from __future__ import annotations
@@ -15,12 +17,23 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Any
 
 from loba_dsl.errors import LobaError, Location, RulesetError, raise_all, suggest
+from loba_dsl.rules.sources import (
+    SHIPPED_ONLY,
+    Resolver,
+    ShippedOnly,
+    Siblings,
+    Source,
+    file_source,
+    read_regular,
+    shipped_dir,
+    shipped_names,
+    shipped_source,
+)
 
 if TYPE_CHECKING:
     from loba_dsl.rules.yamlsafe import Document, Path
@@ -32,16 +45,26 @@ REMOVABLE = ("melds", "values")
 REQUIRED = ("deck", "melds", "values", "scoring")
 """Sections a resolved ruleset must have (from itself or a parent)."""
 
-
-def shipped_dir() -> FilePath:
-    """The folder of shipped rulesets inside the installed package."""
-    return FilePath(str(resources.files("loba_dsl").joinpath("rulesets")))
-
-
-def shipped_names() -> list[str]:
-    """Names of the shipped rulesets, sorted."""
-    return sorted(p.stem for p in shipped_dir().glob("*.yaml"))
-
+__all__ = [
+    "MAX_EXTENDS",
+    "REMOVABLE",
+    "REQUIRED",
+    "SHIPPED_ONLY",
+    "Resolved",
+    "Resolver",
+    "ShippedOnly",
+    "Siblings",
+    "Source",
+    "file_source",
+    "fill_defaults",
+    "read_regular",
+    "resolve",
+    "schema",
+    "shipped_dir",
+    "shipped_names",
+    "shipped_source",
+    "validate",
+]
 
 @functools.cache
 def schema() -> dict[str, Any]:
@@ -50,24 +73,7 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def locate(spec: str) -> tuple[FilePath, str]:
-    """Resolve a ruleset name or file path to ``(file, display name)``.
-
-    A name without ``/`` and without a ``.yaml``/``.yml`` ending is a shipped
-    ruleset; anything else is a file.
-    """
-    if "/" not in spec and "\\" not in spec and not spec.endswith((".yaml", ".yml")):
-        path = shipped_dir() / f"{spec}.yaml"
-        if not path.is_file() or spec.startswith("."):
-            names = shipped_names()
-            raise RulesetError(
-                f"unknown ruleset '{spec}' (shipped: {', '.join(names)})",
-                hint=suggest(spec, names) or "or give the path of a .yaml file",
-                code="unknown-ruleset",
-            )
-        return path, f"rulesets/{spec}.yaml"
-    path = FilePath(spec)
-    return path, spec
+# ---------------------------------------------------------------- reading and merging
 
 
 @dataclass
@@ -79,7 +85,9 @@ class Resolved:
     chain: tuple[Document, ...]
     """The files read, the asked-for one first."""
     files: tuple[str, ...] = ()
-    """Absolute paths of those files, in the same order."""
+    """What those files are (their real paths; text given in memory: its name), in the same order."""
+    digests: tuple[tuple[str, str], ...] = field(default=())
+    """``(identity, sha256 of the content)`` of every file read, the asked-for one first."""
 
     def origin(self, path: Path) -> Document | None:
         while path:
@@ -103,45 +111,73 @@ class Resolved:
         return doc.location(path).short
 
 
-def read(spec: str) -> Resolved:
-    """Read a ruleset and everything it extends; validate each file; merge."""
-    path, display = locate(spec)
-    return _resolve(path, display, ())
+def resolve(source: Source, resolver: Resolver) -> Resolved:
+    """Read ``source`` and everything it extends (through ``resolver``); validate each file; merge."""
+    return _resolve(source, resolver, ())
 
 
-def _resolve(path: FilePath, display: str, seen: tuple[str, ...]) -> Resolved:
+def _parse(source: Source, reached: bool) -> Document:
+    """The YAML document of ``source``.
+
+    When a file that an ``extends`` ``reached`` is not a ruleset at all, its error shows only the
+    offending token, not its lines (issue 9: such a file may be anything).  The file that was asked
+    for is the asker's own, and its error shows the line as usual.
+    """
     from loba_dsl.rules import yamlsafe
 
-    key = str(path.resolve()) if path.exists() else str(path)
+    try:
+        doc = yamlsafe.load(source.text, source.display)
+    except LobaError as e:
+        if reached:
+            _redact(e)
+        raise
+    if doc.data is None:
+        raise RulesetError("the ruleset is empty", location=Location(source.display, 1, 1), code="empty")
+    if not isinstance(doc.data, dict):
+        loc = doc.location(())
+        if reached:
+            loc = Location(loc.source, loc.line, loc.column)
+        raise RulesetError("a ruleset must be a mapping of keys to values", location=loc, code="not-a-mapping")
+    return doc
+
+
+def _redact(error: LobaError) -> None:
+    """Keep, of the source line an error shows, only the token under the caret (issue 9: a file that
+    is not YAML may be anything, and its content is not echoed)."""
+    for e in getattr(error, "errors", None) or (error,):
+        loc = e.location
+        if loc is not None and loc.text is not None:
+            start = max(0, loc.column - 1)
+            token = loc.text[start : start + max(1, min(loc.length, 40))]
+            e.location = Location(loc.source, loc.line, loc.column, " " * start + token, len(token) or 1)
+
+
+def _resolve(source: Source, resolver: Resolver, seen: tuple[str, ...]) -> Resolved:
+    key = source.identity
     if key in seen:
-        chain = " -> ".join([*seen, key])
+        chain = " -> ".join((*seen, key))
         raise RulesetError(f"'extends' makes a cycle: {chain}", code="extends-cycle")
     if len(seen) >= MAX_EXTENDS:
         raise RulesetError(f"'extends' chain is longer than {MAX_EXTENDS} files", code="extends-depth")
-    doc = yamlsafe.load_file(path, display)
-    if doc.data is None:
-        raise RulesetError("the ruleset is empty", location=Location(display, 1, 1), code="empty")
-    if not isinstance(doc.data, dict):
-        raise RulesetError("a ruleset must be a mapping of keys to values", location=doc.location(()))
-    validate(doc)
-    data: dict[str, Any] = doc.data
-    parent_spec = data.get("extends")
-    base = Resolved({}, {}, ()) if parent_spec is None else _resolve_parent(doc, path, str(parent_spec), (*seen, key))
+    doc = _parse(source, reached=bool(seen))
+    validate(doc, extends_reach=(SHIPPED_ONLY if source.shipped else resolver).reach)
+    data: dict[str, Any] = doc.data  # type: ignore[assignment]  # _parse checked it is a mapping
+    parent_name = data.get("extends")
+    if parent_name is None:
+        base = Resolved({}, {}, ())
+    else:
+        base = _resolve_parent(doc, str(parent_name), resolver, source, (*seen, key))
     merged = _merge(base, doc)
-    merged.files = (str(path.resolve()), *base.files)
+    merged.files = (key, *base.files)
+    merged.digests = ((key, source.digest), *base.digests)
     return merged
 
 
-def _resolve_parent(doc: Document, path: FilePath, spec: str, seen: tuple[str, ...]) -> Resolved:
+def _resolve_parent(doc: Document, name: str, resolver: Resolver, child: Source, seen: tuple[str, ...]) -> Resolved:
     try:
-        if spec.endswith((".yaml", ".yml")):
-            parent = path.parent / spec
-            display = str(FilePath(doc.source).parent / spec)
-            if not parent.is_file():
-                raise RulesetError(f"'extends' names '{spec}', which is not a file beside this one")
-            return _resolve(parent, display, seen)
-        parent_path, display = locate(spec)
-        return _resolve(parent_path, display, seen)
+        # A shipped file extends shipped files only, whoever asked for it.
+        parent = SHIPPED_ONLY.resolve(name) if child.shipped else resolver.resolve(name)
+        return _resolve(parent, SHIPPED_ONLY if parent.shipped else resolver, seen)
     except LobaError as e:
         if e.location is None:
             e.location = doc.location(("extends",))
@@ -198,19 +234,24 @@ def _copy(value: Any) -> Any:
 # ---------------------------------------------------------------- schema
 
 
-def validate(doc: Document) -> None:
-    """Check one file against the schema; report every error at its line."""
+def validate(doc: Document, *, extends_reach: str | None = None) -> None:
+    """Check one file against the schema; report every error at its line.
+
+    ``extends_reach`` says in words what ``extends`` may name (see :attr:`Resolver.reach`).
+    """
     from jsonschema import Draft7Validator
 
     validator = Draft7Validator(schema())
     errors: list[LobaError] = []
     for err in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = tuple(err.absolute_path)
-        errors.append(_schema_error(doc, path, err.validator, err.instance, err.message, err.schema))
+        errors.append(_schema_error(doc, path, err.validator, err.instance, err.message, err.schema,
+                                    extends_reach or Siblings(".").reach))
     raise_all(errors)
 
 
-def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: str, sub: Any) -> RulesetError:
+def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: str, sub: Any,
+                  extends_reach: str) -> RulesetError:
     dotted = ".".join(str(p) for p in path) or "the top level"
     if kind in ("additionalProperties", "patternProperties") and isinstance(instance, dict):
         allowed = set(sub.get("properties", {})) if isinstance(sub, dict) else set()
@@ -232,9 +273,8 @@ def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: 
             code="schema",
         )
     if path == ("extends",) and kind == "pattern":
-        return RulesetError(
-            f"'extends' must name a shipped ruleset (such as menos) or a .yaml file in the same folder, "
-            f"not '{instance}'", location=doc.location(path), code="schema")
+        return RulesetError(f"'extends' must name {extends_reach}, not '{instance}'",
+                            location=doc.location(path), code="schema")
     if kind == "pattern" and isinstance(sub, dict):
         what = str(sub.get("description", "")).split(".")[0]
         return RulesetError(f"{dotted}: '{instance}' is not allowed here" + (f" ({what})" if what else ""),

@@ -1,7 +1,29 @@
-"""Loading rulesets: by shipped name or file path, compiled once, then cached.
+"""Loading rulesets: by shipped name, from a file or from text; compiled once, then cached.
 
-The in-process cache is keyed by the file's path, mtime and size; the disk
-cache by the content of every file in the ``extends`` chain.
+Three ways in, and no string that means "a name or maybe a path":
+
+- :func:`load` takes a shipped name only (``menos``); it never opens anything else.
+- :func:`load_file` reads a file; its ``extends`` may reach shipped rulesets and regular
+  ``.yaml`` files beside it (:class:`Siblings`).
+- :func:`loads` reads text (an upload); by default its ``extends`` may reach shipped
+  rulesets only (:data:`SHIPPED_ONLY`).
+
+>>> rs = loads("name: house\\nextends: menos\\n", source="house.yaml")
+>>> rs.name, rs.where("name"), rs.where("melds", "pierna", "shape").startswith("rulesets/menos.yaml:")
+('house', 'house.yaml:1', True)
+>>> loads("name: house\\nextends: secret.yaml\\n", source="house.yaml")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+loba_dsl.errors.RulesetError: house.yaml:2:10: error: 'extends' may name only a shipped ruleset here, ...
+
+Caches.  In the process, compiled rulesets are kept (LRU, :data:`MEMORY_ENTRIES`) under the
+SHA-256 of every file in the ``extends`` chain, of the code and grammar that compile them and of
+what the resolver may reach.  On disk, only when the command line turns it on
+(:func:`enable_disk_cache`): JSON of plain data, decoded, never executed (no pickle, no marshal),
+in a folder of the user's own with mode 0700, written atomically without following symlinks; any
+entry that is stale, foreign, corrupt or not ours is ignored and rebuilt (:mod:`.disk_cache`).
+``LOBA_NO_CACHE=1`` turns it off; ``LOBA_CACHE_DIR`` names the folder
+(default ``$XDG_CACHE_HOME/loba-dsl`` or ``~/.cache/loba-dsl``).
 """
 
 from __future__ import annotations
@@ -9,104 +31,186 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import pickle
+import threading
+from collections import OrderedDict
 from pathlib import Path as FilePath
 
 from loba_dsl.defaults import CACHE_VERSION
 from loba_dsl.errors import RulesetError
 from loba_dsl.rules.model import Ruleset
+from loba_dsl.rules.sources import (
+    SHIPPED_ONLY,
+    Resolver,
+    ShippedOnly,
+    Siblings,
+    Source,
+    file_source,
+    read_regular,
+    shipped_names,
+    shipped_source,
+)
+
+__all__ = [
+    "MEMORY_ENTRIES",
+    "SHIPPED_ONLY",
+    "Resolver",
+    "ShippedOnly",
+    "Siblings",
+    "Source",
+    "clear_cache",
+    "enable_disk_cache",
+    "load",
+    "load_file",
+    "loads",
+    "shipped_names",
+]
+
+MEMORY_ENTRIES = 64
+"""How many compiled rulesets the in-process cache keeps (least recently used go first)."""
 
 
-def load_ruleset(spec: str) -> Ruleset:
-    """Load a ruleset by shipped name or file path; compiled once, then cached.
+def load(name: str, *, cached: bool = True) -> Ruleset:
+    """The shipped ruleset ``name``; a path or a ``.yaml`` name is an unknown ruleset (nothing is read).
 
-    >>> from loba_dsl.defaults import DEFAULT_RULESET
-    >>> load_ruleset(DEFAULT_RULESET).name == DEFAULT_RULESET
-    True
+    >>> load("menos").name
+    'menos'
+    >>> load("/etc/os-release")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    loba_dsl.errors.RulesetError: error: unknown ruleset '/etc/os-release' (shipped: bazas, ...
     """
-    from loba_dsl.rules.documents import locate
-
-    path, _ = locate(spec)
-    try:
-        stat = path.stat()
-    except OSError as e:
-        raise RulesetError(f"cannot read ruleset file '{spec}': {e.strerror}", code="unreadable") from None
-    return _load_cached(spec, str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    return _load(shipped_source(name), SHIPPED_ONLY, cached)
 
 
-@functools.lru_cache(maxsize=64)
-def _load_cached(spec: str, _path: str, _mtime: int, _size: int) -> Ruleset:
-    cached = _disk_get(spec)
-    if cached is not None:
-        return cached
-    ruleset = compile_ruleset(spec)
-    _disk_put(spec, ruleset)
+def load_file(path: str | os.PathLike[str], *, cached: bool = True) -> Ruleset:
+    """The ruleset in the file ``path`` (errors name it as given); its ``extends`` may reach shipped
+    rulesets and regular ``.yaml``/``.yml`` files in its folder."""
+    return _load(file_source(path), Siblings(os.path.dirname(os.fspath(path)) or "."), cached)
+
+
+def loads(text: str | bytes, *, source: str = "<string>", resolver: Resolver = SHIPPED_ONLY,
+          cached: bool = True) -> Ruleset:
+    """The ruleset in ``text`` (errors name it ``source``); ``resolver`` decides what its ``extends``
+    may reach (by default shipped rulesets only: safe for text from anyone)."""
+    return _load(Source(text, source, source), resolver, cached)
+
+
+def clear_cache() -> None:
+    """Forget every ruleset compiled in this process."""
+    with _lock:
+        _memory.clear()
+
+
+def _load(source: Source, resolver: Resolver, cached: bool) -> Ruleset:
+    if not cached:
+        return _compile(source, resolver)[1]
+    key = _key(source, resolver)
+    with _lock:
+        hit = _memory.get(key)
+        if hit is not None:
+            _memory.move_to_end(key)
+    if hit is not None and _chain_unchanged(hit[0]):
+        return hit[1]
+    ruleset: Ruleset | None = None
+    digests: tuple[tuple[str, str], ...] = ()
+    if _disk_on():
+        found = _disk_get(key)
+        if found is not None:
+            digests, ruleset = found
+    if ruleset is None:
+        digests, ruleset = _compile(source, resolver)
+        if _disk_on():
+            _disk_put(key, digests, ruleset)
+    with _lock:
+        _memory[key] = (digests, ruleset)
+        _memory.move_to_end(key)
+        while len(_memory) > MEMORY_ENTRIES:
+            _memory.popitem(last=False)
     return ruleset
 
 
-def _cache_dir() -> FilePath | None:
-    if os.environ.get("LOBA_NO_CACHE"):
-        return None
-    base = os.environ.get("LOBA_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME")
-    root = FilePath(base) if base else FilePath.home() / ".cache"
-    return root / "loba-dsl" if not os.environ.get("LOBA_CACHE_DIR") else root
+def _compile(source: Source, resolver: Resolver) -> tuple[tuple[tuple[str, str], ...], Ruleset]:
+    from loba_dsl.rules.compiler import compile_resolved
+    from loba_dsl.rules.documents import fill_defaults, resolve
+
+    resolved = resolve(source, resolver)
+    fill_defaults(resolved)
+    return resolved.digests, compile_resolved(resolved)
 
 
-def _fingerprint(files: tuple[str, ...]) -> str | None:
-    digest = hashlib.sha256(CACHE_VERSION.encode())
-    for name in files:
-        try:
-            digest.update(FilePath(name).read_bytes())
-        except OSError:
-            return None
+# ---------------------------------------------------------------- keys
+
+
+_COMPILING = (".", "cards", "dsl", "grammar", "rules", "rulesets")
+"""The folders whose code, grammar and schema make a compiled ruleset (see :func:`_salt`)."""
+
+
+@functools.cache
+def _salt() -> str:
+    """What else a compiled ruleset depends on: the cache layout (``CACHE_VERSION``), the bytes of the
+    grammar and the schema, and the code that compiles it (each module's size and modification time,
+    which stand for the package version and catch an edited checkout too), so that no entry compiled
+    by other code or rules of the language is ever used."""
+    root = FilePath(__file__).resolve().parent.parent
+    digest = hashlib.sha256(f"{CACHE_VERSION}\0".encode())
+    for folder in _COMPILING:
+        for name in sorted(os.listdir(root / folder)):
+            path = root / folder / name
+            if name.endswith(".lark") or name == "schema.json":
+                digest.update(f"{folder}/{name}\0".encode() + path.read_bytes())
+            elif name.endswith(".py"):
+                info = path.stat()
+                digest.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 
-def _cache_key(spec: str) -> str:
-    from loba_dsl.rules.documents import locate
-
-    path, _ = locate(spec)
-    return hashlib.sha256(f"{CACHE_VERSION}\0{path.resolve()}".encode()).hexdigest()[:32]
+def _key(source: Source, resolver: Resolver) -> str:
+    parts = (_salt(), resolver.key, source.display, source.identity, source.digest)
+    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _disk_get(spec: str) -> Ruleset | None:
-    folder = _cache_dir()
-    if folder is None:
-        return None
-    entry = folder / f"{_cache_key(spec)}.pickle"
-    try:
-        with entry.open("rb") as f:
-            files, fingerprint, ruleset = pickle.load(f)
-    except Exception:  # a missing, stale or unreadable cache entry is only a miss
-        return None
-    if not isinstance(ruleset, Ruleset) or _fingerprint(files) != fingerprint:
-        return None
-    return ruleset
+def _chain_unchanged(digests: tuple[tuple[str, str], ...]) -> bool:
+    """Whether every parent file still has the content it had (the asked-for one is in the key)."""
+    for identity, digest in digests[1:]:
+        try:
+            data = read_regular(FilePath(identity), identity)
+        except RulesetError:
+            return False
+        if hashlib.sha256(data).hexdigest() != digest:
+            return False
+    return True
 
 
-def _disk_put(spec: str, ruleset: Ruleset) -> None:
-    folder = _cache_dir()
-    if folder is None:
-        return
-    fingerprint = _fingerprint(ruleset.files)
-    if fingerprint is None:
-        return
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        entry = folder / f"{_cache_key(spec)}.pickle"
-        tmp = entry.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as f:
-            pickle.dump((ruleset.files, fingerprint, ruleset), f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, entry)
-    except OSError:
-        pass  # a read-only home only costs speed
+_lock = threading.Lock()
+_memory: OrderedDict[str, tuple[tuple[tuple[str, str], ...], Ruleset]] = OrderedDict()
 
 
-def compile_ruleset(spec: str) -> Ruleset:
-    """Read, validate, merge and compile a ruleset (no caches)."""
-    from loba_dsl.rules.compiler import compile_resolved
-    from loba_dsl.rules.documents import fill_defaults, read
+# ---------------------------------------------------------------- the disk cache (command line only)
 
-    resolved = read(spec)
-    fill_defaults(resolved)
-    return compile_resolved(resolved)
+_disk_enabled = False
+
+
+def enable_disk_cache(enabled: bool = True) -> None:
+    """Let this process keep compiled rulesets on disk (the ``loba`` command does, to start fast).
+
+    The library never reads or writes the disk cache unless this was called; ``LOBA_NO_CACHE=1``
+    keeps it off even then.  See :mod:`loba_dsl.rules.disk_cache`.
+    """
+    global _disk_enabled
+    _disk_enabled = enabled
+
+
+def _disk_on() -> bool:
+    return _disk_enabled and not os.environ.get("LOBA_NO_CACHE")
+
+
+def _disk_get(key: str) -> tuple[tuple[tuple[str, str], ...], Ruleset] | None:
+    from loba_dsl.rules import disk_cache
+
+    return disk_cache.get(key, _salt(), _chain_unchanged)
+
+
+def _disk_put(key: str, digests: tuple[tuple[str, str], ...], ruleset: Ruleset) -> None:
+    from loba_dsl.rules import disk_cache
+
+    disk_cache.put(key, _salt(), digests, ruleset)

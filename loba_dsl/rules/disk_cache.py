@@ -1,0 +1,263 @@
+"""The disk cache of compiled rulesets, for the command line's start-up only (issue 9: it runs no code).
+
+An entry is JSON of plain data: this package's dataclasses and enums (by ``module:Name``, looked up
+only inside ``loba_dsl`` and only if they are dataclasses or enums), tuples, lists, dicts, sets and
+scalars.  It is decoded, never executed: no pickle, no marshal.  The folder must be a real folder
+of this user that nobody else may write (it is created with mode 0700; otherwise the cache is not
+used).  Entries are written to a new temporary file (``O_CREAT | O_EXCL | O_NOFOLLOW``, a random
+name) and renamed into place, so concurrent writers all succeed and no planted link is followed.
+An entry is named by a hash of the asked-for file's content, what its ``extends`` may reach, the
+package's compiling code, grammar and schema; it also lists every parent file's hash, checked
+before use.  Anything stale, foreign, corrupt or not ours is a miss and is rebuilt.
+
+>>> from loba_dsl.dsl.ast import Pos
+>>> encode((Pos(1, 2, 3), frozenset([4])))
+[{'dc': 'loba_dsl.dsl.ast:Pos', 'f': {'line': 1, 'column': 2, 'length': 3}}, {'frozenset': [4]}]
+>>> decode(encode((Pos(1, 2, 3), frozenset([4])))) == (Pos(1, 2, 3), frozenset([4]))
+True
+>>> decode({"dc": "os:system", "f": {}})
+Traceback (most recent call last):
+...
+loba_dsl.rules.disk_cache.CacheEntryError: not a class of this package
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import functools
+import importlib
+import json
+import math
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path as FilePath
+from types import MappingProxyType
+from typing import Any
+
+from loba_dsl.rules.model import Ruleset
+
+__all__ = ["CacheEntryError", "cache_dir", "decode", "encode", "get", "put"]
+
+FORMAT = "loba-dsl-ruleset-json-1"
+"""The layout of an entry; an entry of another layout is a miss."""
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
+"""A larger entry is not read."""
+
+Digests = tuple[tuple[str, str], ...]
+
+
+def cache_dir() -> FilePath:
+    """Where the cache lives: ``$LOBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/loba-dsl``, else
+    ``~/.cache/loba-dsl``."""
+    named = os.environ.get("LOBA_CACHE_DIR")
+    if named:
+        return FilePath(named)
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (FilePath(base) if base else FilePath.home() / ".cache") / "loba-dsl"
+
+
+def own_folder(create: bool) -> FilePath | None:
+    """The cache folder if it is a real folder of this user that nobody else may write, else None."""
+    folder = cache_dir()
+    try:
+        if create and not os.path.lexists(folder):
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            os.mkdir(folder, 0o700)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode) or info.st_mode & 0o077:
+        return None
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        return None
+    return folder
+
+
+def get(key: str, salt: str, unchanged: Callable[[Digests], bool]) -> tuple[Digests, Ruleset] | None:
+    """The entry ``key`` if it is ours, of this ``salt``, and its parent files are ``unchanged``."""
+    folder = own_folder(create=False)
+    if folder is None:
+        return None
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(folder / f"{key}.json", flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            return None
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            return None
+        chunks = []
+        while chunk := os.read(fd, MAX_ENTRY_BYTES + 1):
+            chunks.append(chunk)
+        raw = b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    try:
+        entry = json.loads(raw)
+        if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+            return None
+        if entry.get("salt") != salt:
+            return None
+        digests = tuple((str(i), str(d)) for i, d in entry["files"])
+        if not unchanged(digests):
+            return None
+        ruleset = decode(entry["ruleset"])
+    except Exception:  # a corrupt, foreign or old entry is only a miss; it is rebuilt
+        return None
+    return (digests, ruleset) if isinstance(ruleset, Ruleset) else None
+
+
+def temp_name(key: str) -> str:
+    """A fresh name for the file an entry is written to before it is renamed into place."""
+    import secrets
+
+    return f".{key}.{os.getpid()}.{secrets.token_hex(8)}.tmp"
+
+
+def put(key: str, salt: str, digests: Digests, ruleset: Ruleset) -> None:
+    """Write the entry ``key`` atomically; any problem only means it is not kept."""
+    try:
+        body = encode(ruleset)
+    except (Unencodable, RecursionError):
+        return  # a ruleset that is not plain data is simply not kept on disk
+    folder = own_folder(create=True)
+    if folder is None:
+        return
+    entry = {"format": FORMAT, "key": key, "salt": salt, "files": [list(d) for d in digests], "ruleset": body}
+    data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    tmp = folder / temp_name(key)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(tmp, flags, 0o600)
+    except OSError:
+        return  # something is already there (perhaps planted): leave it alone
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, folder / f"{key}.json")
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+# ---------------------------------------------------------------- plain data <-> JSON
+
+
+class Unencodable(Exception):
+    """A value that is not plain data of this package."""
+
+
+class CacheEntryError(Exception):
+    """A cache entry that does not decode to plain data of this package."""
+
+
+def encode(value: Any) -> Any:
+    """``value`` (dataclasses and enums of ``loba_dsl``, tuples, lists, dicts, sets, scalars) as JSON data."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, enum.Enum):
+        return {"enum": _class_name(type(value)), "v": encode(value.value)}
+    if isinstance(value, bool | int):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"float": repr(value)}
+    if isinstance(value, tuple):
+        return [encode(v) for v in value]
+    if isinstance(value, list):
+        return {"list": [encode(v) for v in value]}
+    if isinstance(value, frozenset | set):
+        return {"frozenset" if isinstance(value, frozenset) else "set": [encode(v) for v in value]}
+    if isinstance(value, dict | MappingProxyType):
+        pairs = [[encode(k), encode(v)] for k, v in value.items()]
+        return {"dict" if isinstance(value, dict) else "mappingproxy": pairs}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
+        return {"dc": _class_name(type(value)), "f": fields}
+    raise Unencodable(type(value).__qualname__)
+
+
+def decode(data: Any) -> Any:
+    """The value :func:`encode` gave ``data`` for; only this package's dataclasses and enums are built."""
+    kind = type(data)
+    if kind is list:
+        return tuple([decode(v) for v in data])
+    if kind is not dict:
+        if kind in _SCALARS:
+            return data
+        raise CacheEntryError("not an encoded value")
+    if "dc" in data:
+        cls, names = _dataclass(data["dc"])
+        fields = data["f"]
+        if type(fields) is not dict or not names.issuperset(fields):
+            raise CacheEntryError("bad fields")
+        return cls(**{k: decode(v) for k, v in fields.items()})
+    if "enum" in data:
+        return _enum(data["enum"])(decode(data["v"]))
+    if len(data) != 1:
+        raise CacheEntryError("not an encoded value")
+    ((tag, body),) = data.items()
+    if tag == "float" and body in ("inf", "-inf", "nan"):
+        return float(body)
+    if type(body) is not list:
+        raise CacheEntryError("bad container")
+    if tag == "dict":
+        return {decode(k): decode(v) for k, v in body}
+    if tag == "frozenset":
+        return frozenset([decode(v) for v in body])
+    if tag == "list":
+        return [decode(v) for v in body]
+    if tag == "set":
+        return {decode(v) for v in body}
+    if tag == "mappingproxy":
+        return MappingProxyType({decode(k): decode(v) for k, v in body})
+    raise CacheEntryError(f"unknown tag {tag!r}")
+
+
+_SCALARS = frozenset([type(None), bool, int, float, str])
+
+
+def _class_name(cls: type) -> str:
+    if not cls.__module__.startswith("loba_dsl.") or "." in cls.__qualname__:
+        raise Unencodable(cls.__qualname__)
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+@functools.cache
+def _dataclass(name: str) -> tuple[type, frozenset[str]]:
+    cls = _class(name)
+    if not dataclasses.is_dataclass(cls):
+        raise CacheEntryError("not a dataclass")
+    return cls, frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+
+
+@functools.cache
+def _enum(name: str) -> type[enum.Enum]:
+    cls = _class(name)
+    if not issubclass(cls, enum.Enum):
+        raise CacheEntryError("not an enum")
+    return cls
+
+
+def _class(name: Any) -> type:
+    """The dataclass or enum ``module:Name`` of this package (nothing else is ever looked up)."""
+    if not isinstance(name, str) or name.count(":") != 1:
+        raise CacheEntryError("bad class name")
+    module, qualname = name.split(":")
+    if not module.startswith("loba_dsl.") or not qualname.isidentifier() or not all(
+        part.isidentifier() for part in module.split(".")
+    ):
+        raise CacheEntryError("not a class of this package")
+    cls = getattr(importlib.import_module(module), qualname, None)
+    if not isinstance(cls, type) or cls.__module__ != module:
+        raise CacheEntryError("not a class of this package")
+    if not (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum)):
+        raise CacheEntryError("neither a dataclass nor an enum")
+    return cls
