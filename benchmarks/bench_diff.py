@@ -18,9 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-from loba_dsl.diff import Budget
-from loba_dsl.diff.rules import diff_rules
-from loba_dsl.diff.witness import WitnessSearch
+from loba_dsl.compare import Budget
+from loba_dsl.compare.rules import diff_rules
+from loba_dsl.compare.witness import WitnessSearch
 from loba_dsl.rules.loading import load
 
 PAIRS = (("menos", "uruguay"), ("menos", "sin-jokers"), ("mas", "mas-pagat"), ("menos", "picos"))

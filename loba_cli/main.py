@@ -366,7 +366,7 @@ def diff_cmd(
 
     Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
     """
-    from loba_dsl.diff import diff
+    from loba_dsl.compare import diff
     from loba_dsl.render import diff_text
 
     left = _guard(lambda: _load(a))

@@ -1,0 +1,121 @@
+"""loba-dsl: Loba's rules as data, and one engine that reads them.
+
+The public API, in the order data flows (text → cards → ruleset → engine → result)::
+
+    import loba_dsl as loba
+    rs = loba.load("menos")                  # a shipped ruleset; loba.load_file(path), loba.loads(text)
+    loba.check("A♣ 2♣ JOKER", rs)            # CheckResult
+    loba.Solver(rs).arrange(cards)           # Arrangement
+    loba.diff(rs, loba.load("uruguay"))      # DiffReport
+
+Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
+``to_dict()`` lists every problem with its file, line, column and length.
+
+The names are imported on first use (PEP 562), so ``import loba_dsl`` costs nothing and a command
+pays only for what it uses.  Nothing inside the library imports from this module.
+
+>>> import loba_dsl as loba
+>>> loba.check("A♣ 2♣ JOKER", loba.load("menos")).valid
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    # loading rulesets
+    "load": "loba_dsl.rules.loading",
+    "load_file": "loba_dsl.rules.loading",
+    "loads": "loba_dsl.rules.loading",
+    "Resolver": "loba_dsl.rules.loading",
+    "ShippedOnly": "loba_dsl.rules.loading",
+    "Siblings": "loba_dsl.rules.loading",
+    "SHIPPED_ONLY": "loba_dsl.rules.loading",
+    "Ruleset": "loba_dsl.rules.model",
+    # cards
+    "Notation": "loba_dsl.cards.notation",
+    "ParsedCards": "loba_dsl.cards.notation",
+    # melds
+    "check": "loba_dsl.melds.check",
+    "CheckResult": "loba_dsl.melds.check",
+    # arranging hands
+    "Solver": "loba_dsl.solver.api",
+    "Arrangement": "loba_dsl.solver.api",
+    # comparing rulesets
+    "diff": "loba_dsl.compare",
+    "DiffReport": "loba_dsl.compare",
+    # errors
+    "LobaError": "loba_dsl.errors",
+    "LobaErrors": "loba_dsl.errors",
+    "InputError": "loba_dsl.errors",
+    "RulesetError": "loba_dsl.errors",
+    "DSLError": "loba_dsl.errors",
+    "Location": "loba_dsl.errors",
+}
+
+__all__ = [
+    "SHIPPED_ONLY",
+    "Arrangement",
+    "CheckResult",
+    "DSLError",
+    "DiffReport",
+    "InputError",
+    "LobaError",
+    "LobaErrors",
+    "Location",
+    "Notation",
+    "ParsedCards",
+    "Resolver",
+    "Ruleset",
+    "RulesetError",
+    "ShippedOnly",
+    "Siblings",
+    "Solver",
+    "check",
+    "diff",
+    "load",
+    "load_file",
+    "loads",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'loba_dsl' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:
+    from loba_dsl.cards.notation import Notation as Notation
+    from loba_dsl.cards.notation import ParsedCards as ParsedCards
+    from loba_dsl.compare import DiffReport as DiffReport
+    from loba_dsl.compare import diff as diff
+    from loba_dsl.errors import DSLError as DSLError
+    from loba_dsl.errors import InputError as InputError
+    from loba_dsl.errors import LobaError as LobaError
+    from loba_dsl.errors import LobaErrors as LobaErrors
+    from loba_dsl.errors import Location as Location
+    from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.melds.check import CheckResult as CheckResult
+    from loba_dsl.melds.check import check as check
+    from loba_dsl.rules.loading import SHIPPED_ONLY as SHIPPED_ONLY
+    from loba_dsl.rules.loading import Resolver as Resolver
+    from loba_dsl.rules.loading import ShippedOnly as ShippedOnly
+    from loba_dsl.rules.loading import Siblings as Siblings
+    from loba_dsl.rules.loading import load as load
+    from loba_dsl.rules.loading import load_file as load_file
+    from loba_dsl.rules.loading import loads as loads
+    from loba_dsl.rules.model import Ruleset as Ruleset
+    from loba_dsl.solver.api import Arrangement as Arrangement
+    from loba_dsl.solver.api import Solver as Solver

@@ -10,7 +10,7 @@ from loba_dsl.rules.model import MatchEnd
 
 if TYPE_CHECKING:
     from loba_dsl.cards.deck import Card
-    from loba_dsl.diff import Detail, DiffReport
+    from loba_dsl.compare import Detail, DiffReport
     from loba_dsl.melds.check import CheckResult
     from loba_dsl.rules.model import Ruleset
     from loba_dsl.scoring.match_play import MatchResult

@@ -30,7 +30,7 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
-from loba_dsl.diff.stats import deal, play_stats
+from loba_dsl.compare.stats import deal, play_stats
 from loba_dsl.rules.loading import load
 
 SUITS = ("♠", "♥", "♦", "♣")  # rules.md §5

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loba_dsl.diff import Budget, Change, DiffReport, Witness, diff, diff_rules, find_witnesses
+from loba_dsl.compare import Budget, Change, DiffReport, Witness, diff, diff_rules, find_witnesses
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.canon import canonical, canonical_shape, canonical_text, evaluate_canonical
 from loba_dsl.dsl.parser import parse_shape
@@ -739,8 +739,8 @@ def test_report_json_and_stats_hook() -> None:
 
 
 def test_stats_hook_takes_the_play_statistics() -> None:
-    # The hook is where issue 5 §3's play statistics plug in (loba_dsl.diff.stats, with the solver).
-    from loba_dsl.diff.stats import play_stats
+    # The hook is where issue 5 §3's play statistics plug in (loba_dsl.compare.stats, with the solver).
+    from loba_dsl.compare.stats import play_stats
 
     report = diff(rs("menos"), rs("uruguay"),
                   stats=lambda a, b: play_stats(a, b, deals=10, seed=1, workers=1).to_dict())

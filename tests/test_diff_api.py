@@ -1,4 +1,4 @@
-"""The diff's facade, ``loba_dsl.diff.diff(a, b)``: two loaded rulesets in, a ``DiffReport`` out (issue 8 §7).
+"""The diff's facade, ``loba_dsl.compare.diff(a, b)``: two loaded rulesets in, a ``DiffReport`` out (issue 8 §7).
 
 Expected values come from the rules, never from the code's output:
 
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-import loba_dsl.diff
-from loba_dsl.diff import AREAS, DiffReport, diff, play_stats
+import loba_dsl.compare
+from loba_dsl.compare import AREAS, DiffReport, diff, play_stats
 from loba_dsl.errors import InputError, LobaError
 from loba_dsl.melds.check import check_cards
 from loba_dsl.render import diff_text
@@ -151,7 +151,7 @@ def test_bad_statistics_arguments(menos: Ruleset, uruguay: Ruleset) -> None:
 # ---------------------------------------------------------------- the layout (issue 8 §6)
 
 ORDER = ["records", "rules", "witness_search", "witness", "stats", "report", "__init__"]
-"""The modules of loba_dsl.diff, in the one direction data flows: each may import only those before it."""
+"""The modules of loba_dsl.compare, in the one direction data flows: each may import only those before it."""
 
 
 def _imports(path: Path) -> list[tuple[str, list[str]]]:
@@ -162,7 +162,7 @@ def _imports(path: Path) -> list[tuple[str, list[str]]]:
 
 
 def test_diff_modules_import_one_way_and_nothing_private() -> None:
-    folder = Path(loba_dsl.diff.__file__).parent
+    folder = Path(loba_dsl.compare.__file__).parent
     assert sorted(p.stem for p in folder.glob("*.py")) == sorted(ORDER)
     for i, stem in enumerate(ORDER):
         path = folder / f"{stem}.py"
@@ -170,6 +170,6 @@ def test_diff_modules_import_one_way_and_nothing_private() -> None:
         for module, names in _imports(path):
             private = [n for n in names if n.startswith("_")]
             assert not private, f"{stem} imports {private} from {module}"
-            if module == "loba_dsl.diff" or module.startswith("loba_dsl.diff."):
-                target = module.removeprefix("loba_dsl.diff").lstrip(".") or "__init__"
+            if module == "loba_dsl.compare" or module.startswith("loba_dsl.compare."):
+                target = module.removeprefix("loba_dsl.compare").lstrip(".") or "__init__"
                 assert target in ORDER[:i], f"{stem} imports {module}: against the flow"

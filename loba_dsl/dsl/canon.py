@@ -11,7 +11,7 @@ and always agrees with the formula it came from.
 ``no wilds`` / ``wilds <= 0`` / ``wilds == 0``, ``3..3`` / ``3`` and limits a
 shape cannot exceed anyway do not count.
 
-:mod:`loba_dsl.diff.rules` compares rulesets with these forms.
+:mod:`loba_dsl.compare.rules` compares rulesets with these forms.
 
 >>> canonical_text("5 * count(melds) + card(melds)") == canonical_text("card(melds) + count(melds) * 5")
 True

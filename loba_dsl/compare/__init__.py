@@ -7,12 +7,12 @@ True
 
 Data flows one way, and no module here imports one to its right:
 
-- :mod:`~loba_dsl.diff.records`: the plain records (changes, witnesses, the search budget);
-- :mod:`~loba_dsl.diff.rules`: the rules differ (records in, :class:`RulesDiff` out);
-- :mod:`~loba_dsl.diff.witness_search`, then :mod:`~loba_dsl.diff.witness`: the witness searches
+- :mod:`~loba_dsl.compare.records`: the plain records (changes, witnesses, the search budget);
+- :mod:`~loba_dsl.compare.rules`: the rules differ (records in, :class:`RulesDiff` out);
+- :mod:`~loba_dsl.compare.witness_search`, then :mod:`~loba_dsl.compare.witness`: the witness searches
   (a :class:`RulesDiff` in, :class:`Witness` records out);
-- :mod:`~loba_dsl.diff.stats`: play statistics, dealt hands through the solver;
-- :mod:`~loba_dsl.diff.report`: the report, as data;
+- :mod:`~loba_dsl.compare.stats`: play statistics, dealt hands through the solver;
+- :mod:`~loba_dsl.compare.report`: the report, as data;
 - :func:`diff`, here, runs them in that order.
 
 Text for people is :func:`loba_dsl.render.diff_text`.
@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from loba_dsl.diff.records import AREAS, Budget, Change, Detail, Key, RulesDiff, Witness
-from loba_dsl.diff.report import DiffReport, StatsHook
-from loba_dsl.diff.rules import diff_rules
-from loba_dsl.diff.stats import Figure, PlayStats, play_stats
-from loba_dsl.diff.witness import WitnessSearch, find_witnesses
+from loba_dsl.compare.records import AREAS, Budget, Change, Detail, Key, RulesDiff, Witness
+from loba_dsl.compare.report import DiffReport, StatsHook
+from loba_dsl.compare.rules import diff_rules
+from loba_dsl.compare.stats import Figure, PlayStats, play_stats
+from loba_dsl.compare.witness import WitnessSearch, find_witnesses
 from loba_dsl.errors import InputError
 from loba_dsl.rules.model import Ruleset
 

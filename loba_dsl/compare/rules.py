@@ -2,7 +2,7 @@
 
 :func:`diff_rules` compares two *resolved* rulesets (after ``extends`` and
 defaults).  Every setting, meld shape, wild card, value table and formula that
-was added, removed or changed becomes one frozen :class:`~loba_dsl.diff.records.Change`,
+was added, removed or changed becomes one frozen :class:`~loba_dsl.compare.records.Change`,
 keyed by its path in the ruleset (``("values", "penalty")``), grouped by area,
 with the ``file:line`` it comes from on both sides.
 
@@ -34,7 +34,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from loba_dsl.diff.records import AREA_OF, AREAS, Change, ChangeKind, Detail, Key, RulesDiff
+from loba_dsl.compare.records import AREA_OF, AREAS, Change, ChangeKind, Detail, Key, RulesDiff
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.canon import canonical, canonical_shape
 from loba_dsl.dsl.semantics import CardRole, eval_pred

@@ -1,6 +1,6 @@
 """The plain records of a diff: changes between two rulesets, and the examples that show them.
 
-Every other module of :mod:`loba_dsl.diff` builds or reads these; this one imports none of them.
+Every other module of :mod:`loba_dsl.compare` builds or reads these; this one imports none of them.
 
 - :class:`Change` is one rule added, removed or changed, keyed by its path in the ruleset
   (``("values", "penalty")``), with :class:`Detail` lines under it; :class:`RulesDiff` holds them all.

@@ -5,8 +5,8 @@ on each side, which cards may be wild), and enumerates the card multisets that m
 :class:`MeldSearch` holds the state of one witness search (examples found per change, examples
 tried, a cache of meld verdicts, how examples are chosen) and runs the searches on **cards** a deck
 has and the other lacks, and on **melds** legal under one ruleset only (or legal as another kind).
-:class:`loba_dsl.diff.witness.WitnessSearch` adds the searches that score or lay down and runs them
-all; see :mod:`loba_dsl.diff.witness` for how examples are searched and chosen.
+:class:`loba_dsl.compare.witness.WitnessSearch` adds the searches that score or lay down and runs them
+all; see :mod:`loba_dsl.compare.witness` for how examples are searched and chosen.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.diff.records import Budget, Change, Key, RulesDiff, Witness
+from loba_dsl.compare.records import Budget, Change, Key, RulesDiff, Witness
 from loba_dsl.dsl.canon import canonical_shape
 from loba_dsl.melds.matcher import Matcher, Reading, matcher_for
 from loba_dsl.rules.model import Ruleset

@@ -9,14 +9,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from loba_dsl.diff.records import RulesDiff, Witness
+from loba_dsl.compare.records import RulesDiff, Witness
 from loba_dsl.rules.model import Ruleset
 
 
 class StatsHook(Protocol):
     """A source of play statistics: deals hands under both rulesets and compares them.
 
-    It returns a JSON-ready mapping, such as ``loba_dsl.diff.stats.play_stats(a, b, deals=N, seed=s).to_dict()``:
+    It returns a JSON-ready mapping, such as ``loba_dsl.compare.stats.play_stats(a, b, deals=N, seed=s).to_dict()``:
     ``figures`` (if present) is a list of ``{"name", "a", "b", "spread_a", "spread_b", "diff", "se",
     "unit"}`` rows, rendered as a table; other keys are shown as they are.
     """

@@ -1,6 +1,6 @@
 """Witnesses: the smallest concrete examples on which two rulesets behave differently.
 
-For each change of a :class:`~loba_dsl.diff.records.RulesDiff` a bounded,
+For each change of a :class:`~loba_dsl.compare.records.RulesDiff` a bounded,
 deterministic search looks for examples, smallest first:
 
 - **cards** a deck has and the other lacks (a JOKER under a deck without
@@ -26,10 +26,10 @@ order; examples that differ only by a relabelling of suits count once.
 Settings the engine does not play (the deal, turn rules) get no witness.
 
 The search's state, the card universe and the searches on cards and melds are in
-:mod:`loba_dsl.diff.witness_search`; this module adds the searches that score or lay
+:mod:`loba_dsl.compare.witness_search`; this module adds the searches that score or lay
 down (rounds, openings, contracts, match, players) and runs them all.  The records
-(:class:`~loba_dsl.diff.records.Witness`, :class:`~loba_dsl.diff.records.Budget`) are in
-:mod:`loba_dsl.diff.records`.
+(:class:`~loba_dsl.compare.records.Witness`, :class:`~loba_dsl.compare.records.Budget`) are in
+:mod:`loba_dsl.compare.records`.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from loba_dsl.diff.records import Budget, Change, RulesDiff, Witness
-from loba_dsl.diff.witness_search import MeldSearch
+from loba_dsl.compare.records import Budget, Change, RulesDiff, Witness
+from loba_dsl.compare.witness_search import MeldSearch
 from loba_dsl.dsl.semantics import free_names
 from loba_dsl.rules.model import MatchEnd, Ruleset
 from loba_dsl.scoring.requirements import contract, opening
