@@ -298,7 +298,7 @@ class Ruleset:
     """Per value table, the value of each card code in hand."""
     meld_values: Mapping[str, Mapping[ValueKey, int]] = field(default_factory=dict)
     """Per value table used on melds, the value of a card in each role."""
-    _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+    _memo: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
 
     def kind(self, name: str) -> MeldKind:
         for k in self.kinds:
