@@ -29,6 +29,9 @@ from loba_dsl.errors import InputError
 from loba_dsl.melds.matcher import Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
 
+__all__ = ["ContractRule", "MeldVerdict", "OpeningRule", "Verdict", "contract", "contract_rule", "legal_kinds",
+           "opening", "opening_rule", "parse_lay_down"]
+
 
 @dataclass(frozen=True)
 class OpeningRule:

@@ -41,6 +41,8 @@ from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch
 
+__all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 

@@ -22,6 +22,8 @@ from loba_dsl.melds.matcher import CompiledShape
 from loba_dsl.rules.model import Wilds
 from loba_dsl.solver.multisets import Multiset, combos, submultisets
 
+__all__ = ["CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit", "window_positions"]
+
 RunWindow = tuple[int, tuple[int, ...], int]
 """A run window: its size, the rank at each position, and the bitmask of its ranks."""
 

@@ -7,6 +7,8 @@ from collections.abc import Iterator, Sequence
 
 from loba_dsl.cards.deck import Card
 
+__all__ = ["Multiset", "combos", "minus_all", "submultisets"]
+
 Multiset = tuple[Card, ...]
 """A multiset of card codes: a tuple, sorted in the solver's processing order where it is a key."""
 

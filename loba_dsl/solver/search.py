@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from loba_dsl.cards.deck import Card
 from loba_dsl.solver.multisets import Multiset
 
+__all__ = ["BITS", "Candidate", "HandSearch"]
+
 _TIGHTEN_FROM = 200
 """Hands with more candidate melds than this get a tighter bound (it costs time to compute)."""
 
