@@ -117,7 +117,7 @@ def _requirement(cards: str, ruleset: str, lang: str | None, as_json: bool, open
     rs = _guard(lambda: _load(ruleset))
 
     def body() -> Any:
-        melds = _split_melds(cards, rs, lang)
+        melds = requirements.parse_lay_down(rs, cards, lang)
         if opening:
             return requirements.opening(rs, melds)
         assert contract is not None
@@ -126,27 +126,6 @@ def _requirement(cards: str, ruleset: str, lang: str | None, as_json: bool, open
     verdict = _guard(body)
     _emit(_dumps(verdict.to_dict(rs)) if as_json else verdict_text(verdict, rs))
     return 0 if verdict.ok else 1
-
-
-def _split_melds(cards: str, rs: Any, lang: str | None) -> list[tuple[int, ...]]:
-    """Melds separated by '|', read with columns kept; copies checked across all of them."""
-    from loba_dsl.cards.notation import ParsedCards, check_copies
-
-    notation = rs.notation(lang)
-    melds: list[tuple[int, ...]] = []
-    all_cards: list[int] = []
-    all_spans: list[Any] = []
-    offset = 0
-    for part in cards.split("|"):
-        parsed = notation.parse(" " * offset + part, source="<cards>")
-        if parsed.cards:
-            melds.append(parsed.cards)
-        all_cards.extend(parsed.cards)
-        all_spans.extend(parsed.spans)
-        offset += len(part) + 1
-    check_copies(ParsedCards(tuple(all_cards), tuple(all_spans)), rs.deck, source="<cards>", text=cards,
-                 ruleset=rs.name)
-    return melds
 
 
 def _batch_file(cards: str | None, file: str | None, missing: str) -> str | None:
@@ -329,23 +308,12 @@ def _solver(rs: Any) -> Any:
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
                  line: int) -> str:
-    from loba_dsl.cards.notation import check_copies
-    from loba_dsl.errors import InputError
     from loba_dsl.render import arrangement_dict, arrangement_text
 
-    parsed = rs.notation(lang).parse(text, source=source, first_line=line)
-    check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
-    if not parsed.cards:
-        raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
-    dropped = None
-    if discard:
-        dropped, arrangement = solver.best_discard(parsed.cards)
-    else:
-        arrangement = solver.arrange(parsed.cards)
-    going_out = solver.can_go_out(parsed.cards).possible
+    hand = solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard)
     if as_json:
-        return _dumps(arrangement_dict(arrangement, rs, discard=dropped, can_go_out=going_out))
-    return str(arrangement_text(arrangement, rs, discard=dropped, can_go_out=going_out))
+        return _dumps(arrangement_dict(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
+    return str(arrangement_text(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
 
 
 # ---------------------------------------------------------------- diff

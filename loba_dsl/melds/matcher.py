@@ -98,8 +98,8 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class _Spec:
-    """A meld kind reduced to what the hot loop needs."""
+class CompiledShape:
+    """A meld kind's shape reduced to what the hot loops need (the matcher's and the solver's candidates)."""
 
     index: int
     name: str
@@ -115,7 +115,7 @@ class _Spec:
     limits: tuple[tuple[str, str, int, int], ...]
 
 
-def _spec(index: int, kind: MeldKind, deck: Deck) -> _Spec:
+def _spec(index: int, kind: MeldKind, deck: Deck) -> CompiledShape:
     distinct = no_wilds = apart = ace_clause = None
     ace = "low"
     suit_limits: list[tuple[str, int, int]] = []
@@ -138,7 +138,7 @@ def _spec(index: int, kind: MeldKind, deck: Deck) -> _Spec:
                 else:
                     limits.append((counter, op, v, i))
     hi = kind.shape.max_size if kind.shape.max_size is not None else deck.n_ranks if kind.is_run else 10**6
-    return _Spec(index, kind.name, kind.is_run, kind.shape.min_size, hi, distinct, no_wilds, apart, ace,
+    return CompiledShape(index, kind.name, kind.is_run, kind.shape.min_size, hi, distinct, no_wilds, apart, ace,
                  ace_clause, tuple(suit_limits), tuple(limits))
 
 
@@ -179,7 +179,7 @@ class Matcher:
         specs = tuple(s for s in self.specs if s.name == kind)
         return self.match(cards, specs).best
 
-    def match(self, cards: Sequence[Card], specs: tuple[_Spec, ...] | None = None, *,
+    def match(self, cards: Sequence[Card], specs: tuple[CompiledShape, ...] | None = None, *,
               reasons: bool = True) -> Outcome:
         """The best legal reading of ``cards`` as one meld, or why there is none.
 
@@ -190,7 +190,7 @@ class Matcher:
         specs = self.specs if specs is None else specs
         return self._match(tuple(cards), specs, reasons)
 
-    def _match(self, cards: tuple[Card, ...], specs: tuple[_Spec, ...], explain: bool) -> Outcome:
+    def _match(self, cards: tuple[Card, ...], specs: tuple[CompiledShape, ...], explain: bool) -> Outcome:
         always, maybe = self.always_wild, self.maybe_wild
         forced: list[int] = []
         ambiguous: list[int] = []
@@ -259,7 +259,7 @@ class Matcher:
 
     # ------------------------------------------------------------ sets
 
-    def _natural_set(self, k: _Spec, cards: tuple[Card, ...]) -> Reading | None:
+    def _natural_set(self, k: CompiledShape, cards: tuple[Card, ...]) -> Reading | None:
         """Fast path: all cards natural and the set legal (else ``None``: the general path explains)."""
         n = len(cards)
         rank = self.rank
@@ -281,7 +281,7 @@ class Matcher:
         points = self._points(k, cards, order, cards, falses, falses) if self.values is not None else None
         return Reading(k.name, k.index, order, cards, falses, points, r0)
 
-    def _natural_run(self, k: _Spec, cards: tuple[Card, ...]) -> Reading | None:
+    def _natural_run(self, k: CompiledShape, cards: tuple[Card, ...]) -> Reading | None:
         """Fast path: all cards natural, ace not wrapping, and the run legal (else ``None``)."""
         n = len(cards)
         if not n or not k.lo <= n <= k.hi or k.ace == "wrap":
@@ -309,7 +309,7 @@ class Matcher:
             return Reading(k.name, k.index, order, stands, falses, points, lo)
         return None
 
-    def _size_and_wilds(self, k: _Spec, cards: tuple[Card, ...], wild: list[int]) -> list[Failure]:
+    def _size_and_wilds(self, k: CompiledShape, cards: tuple[Card, ...], wild: list[int]) -> list[Failure]:
         """The clauses every kind checks first: its size, and whether it takes wild cards at all."""
         fails = []
         if not k.lo <= len(cards) <= k.hi:
@@ -325,7 +325,7 @@ class Matcher:
             cached = self._plain_cache[n] = (tuple(range(n)), (False,) * n)
         return cached
 
-    def _set(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int],
+    def _set(self, k: CompiledShape, cards: tuple[Card, ...], nat: list[int], wild: list[int],
              explain: bool = True) -> tuple[list[Failure], list[Reading]]:
         if not wild:
             quick = self._natural_set(k, cards)
@@ -393,7 +393,7 @@ class Matcher:
 
     # ------------------------------------------------------------ runs
 
-    def _run(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int],
+    def _run(self, k: CompiledShape, cards: tuple[Card, ...], nat: list[int], wild: list[int],
              explain: bool = True) -> tuple[list[Failure], list[Reading]]:
         if not wild:
             quick = self._natural_run(k, cards)
@@ -446,7 +446,7 @@ class Matcher:
             return [Failure(k.name, k.index, HEAD, "is not a sequence", structural=True)], []
         return [self._sequence_failure(k, cards, nat, n)], []
 
-    def _price(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int], placed: dict[int, int],
+    def _price(self, k: CompiledShape, cards: tuple[Card, ...], nat: list[int], wild: list[int], placed: dict[int, int],
                wild_pos: list[int], start: int, high: bool) -> int:
         """Points of a run window (wilds all scoring alike), without building the reading."""
         values = self.values
@@ -498,7 +498,7 @@ class Matcher:
             out.append((s, {p - s: j for j, p in enumerate(pos)}))
         return out
 
-    def _run_readings(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], wild: list[int],
+    def _run_readings(self, k: CompiledShape, cards: tuple[Card, ...], nat: list[int], wild: list[int],
                       placed: dict[int, int], wild_pos: list[int], start: int, high: bool,
                       run_suit: int) -> list[Reading]:
         n = len(cards)
@@ -528,7 +528,7 @@ class Matcher:
             out.append(Reading(k.name, k.index, tuple(order), tuple(stands), tuple(flags), points, start))
         return out
 
-    def _wild_orders(self, k: _Spec, cards: tuple[Card, ...], wild: list[int], wild_pos: list[int],
+    def _wild_orders(self, k: CompiledShape, cards: tuple[Card, ...], wild: list[int], wild_pos: list[int],
                      stands: list[Card], highs: list[bool]) -> list[tuple[int, ...]]:
         """Which wild goes where: input order, unless wilds differ in value by position."""
         if self.values is None or len(wild) < 2 or len({cards[i] for i in wild}) < 2:
@@ -553,7 +553,7 @@ class Matcher:
 
     # ------------------------------------------------------------ shared
 
-    def _points(self, k: _Spec, cards: tuple[Card, ...], order: Sequence[int], stands: Sequence[Card],
+    def _points(self, k: CompiledShape, cards: tuple[Card, ...], order: Sequence[int], stands: Sequence[Card],
                 flags: Sequence[bool], highs: Sequence[bool]) -> int | None:
         values = self.values
         if values is None:
@@ -564,19 +564,19 @@ class Matcher:
             total += values[(k.index, cards[i], flags[q], rank[stands[q]], highs[q])]
         return total
 
-    def _limits(self, k: _Spec, n: int, naturals: int, wilds: int, fails: list[Failure]) -> None:
+    def _limits(self, k: CompiledShape, n: int, naturals: int, wilds: int, fails: list[Failure]) -> None:
         for counter, op, v, ci in k.limits:
             got = {"wilds": wilds, "naturals": naturals, "size": n}.get(counter, 0)
             if not compare(op, got, v):
                 fails.append(Failure(k.name, k.index, ci, "needs {0} {1} {2}, but has {3}",
                                      values=(counter, op, v, got)))
 
-    def _size_failure(self, k: _Spec, n: int) -> Failure:
+    def _size_failure(self, k: CompiledShape, n: int) -> Failure:
         if n < k.lo:
             return Failure(k.name, k.index, HEAD, "needs at least {0} cards, but has {1}", values=(k.lo, n))
         return Failure(k.name, k.index, HEAD, "has at most {0} cards, but has {1}", values=(k.hi, n))
 
-    def _sequence_failure(self, k: _Spec, cards: tuple[Card, ...], nat: list[int], n: int) -> Failure:
+    def _sequence_failure(self, k: CompiledShape, cards: tuple[Card, ...], nat: list[int], n: int) -> Failure:
         ranks = [self.rank[cards[i]] for i in nat]
         others = [m for m in ("low", "high", "either", "wrap") if m != k.ace]
         rescued = any(self._windows(m, h, n, ranks) for m in others for h in self._ace_options(m))

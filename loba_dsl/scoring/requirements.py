@@ -1,6 +1,9 @@
 """Requirements on a lay-down: an opening minimum (bazas) and a round's contract (contrato).
 
-Both read their settings from ``requirements`` in the ruleset:
+Both are defined here once, as :class:`OpeningRule` and :class:`ContractRule`
+built from ``requirements`` in the ruleset (rules.md §4), and read both by
+``loba check --opening/--contract`` (:func:`opening`, :func:`contract`) and
+by the solver (``Solver.best_opening``, ``Solver.contract``):
 
 - ``opening``: ``minimum``, ``scope`` (``first_turn``: everything put down in
   the first turn counts together; ``meld``: one meld must reach it alone),
@@ -8,19 +11,129 @@ Both read their settings from ``requirements`` in the ruleset:
   value, a Joker 25; ``represented``: the value of the card it stands for);
 - ``contracts``: one contract per round, e.g. ``2 pierna + escalera``; a
   lay-down fulfils it when its melds are exactly those kinds in those numbers.
+  A round number outside the list is an :class:`~loba_dsl.errors.InputError`.
+
+:func:`parse_lay_down` reads a lay-down written as melds separated by ``|``.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.cards.notation import ParsedCards, Span, check_copies
 from loba_dsl.errors import InputError
-from loba_dsl.melds.matcher import matcher_for
+from loba_dsl.melds.matcher import Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
+
+__all__ = ["ContractRule", "MeldVerdict", "OpeningRule", "Verdict", "contract", "contract_rule", "legal_kinds",
+           "opening", "opening_rule", "parse_lay_down"]
+
+
+@dataclass(frozen=True)
+class OpeningRule:
+    """What a first lay-down must be worth (``requirements.opening``, rules.md §4 bazas)."""
+
+    minimum: int
+    first_turn: bool
+    """``scope: first_turn``: the melds count together; otherwise (``meld``) the best single meld counts."""
+    values: tuple[int, ...]
+    """Per card code, its value in the opening's table."""
+    represented: bool
+    """``wild_value: represented``: a wild counts the card it stands for, not its own value."""
+
+    def worth(self, cards: Sequence[Card], reading: Reading | None = None) -> int:
+        """What one legal meld (``cards``, read as ``reading``) counts towards the minimum.
+
+        The reading is needed only where a wild counts the card it stands for (``represented``).
+        """
+        values = self.values
+        if self.represented:
+            assert reading is not None, "a wild counts what it stands for: give the meld's reading"
+            return sum(values[c] for c in reading.stands)
+        return sum(values[c] for c in cards)
+
+    def reached(self, so_far: int, worth: int) -> int:
+        """The value reached after one more meld worth ``worth``."""
+        return so_far + worth if self.first_turn else max(so_far, worth)
+
+    def total(self, worths: Iterable[int]) -> int:
+        """The value a lay-down of melds of these worths reaches."""
+        total = 0
+        for w in worths:
+            total = self.reached(total, w)
+        return total
+
+
+@dataclass(frozen=True)
+class ContractRule:
+    """One round's contract (``requirements.contracts``, rules.md §4 contrato)."""
+
+    round_number: int
+    """1-based."""
+    text: str
+    """As the ruleset writes it, e.g. ``2 pierna + escalera``."""
+    wanted: Mapping[str, int]
+    """How many melds of each kind the lay-down must hold, exactly."""
+
+    def fulfilled_by(self, kinds: Iterable[str]) -> bool:
+        """Do melds of these kinds (one kind per meld) make up exactly the contract?"""
+        counts: dict[str, int] = {}
+        for kind in kinds:
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts == dict(self.wanted)
+
+
+def opening_rule(ruleset: Ruleset) -> OpeningRule:
+    """The ruleset's opening minimum (an :class:`InputError` if it has none)."""
+    spec = ruleset.requirements.opening
+    if spec is None:
+        raise InputError(f"{ruleset.name} has no opening minimum (requirements.opening)")
+    return OpeningRule(spec.minimum, spec.scope == "first_turn", tuple(ruleset.hand_values[spec.table]),
+                       spec.wild_value == "represented")
+
+
+def contract_rule(ruleset: Ruleset, round_number: int) -> ContractRule:
+    """Round ``round_number``'s contract (1-based); an :class:`InputError` for a round outside the list."""
+    spec = ruleset.requirements.contracts
+    if spec is None:
+        raise InputError(f"{ruleset.name} has no contracts (requirements.contracts)")
+    if not spec.rounds:
+        raise InputError(f"{ruleset.name} lists no contracts (requirements.contracts.rounds is empty)")
+    if not 1 <= round_number <= len(spec.rounds):
+        raise InputError(f"{ruleset.name} has contracts for rounds 1 to {len(spec.rounds)}, not {round_number}")
+    wanted: dict[str, int] = {}
+    for term in spec.rounds[round_number - 1].terms:
+        wanted[term.kind.text] = wanted.get(term.kind.text, 0) + term.count
+    return ContractRule(round_number, spec.texts[round_number - 1], wanted)
+
+
+def parse_lay_down(ruleset: Ruleset, text: str, lang: str | None = None, *,
+                   source: str = "<cards>") -> tuple[tuple[Card, ...], ...]:
+    """The melds of a lay-down written as melds separated by ``|``: ``A♣ 2♣ JOKER | 7♠ 7♥ 7♦``.
+
+    Each card keeps its column in ``text`` (errors point at it), empty parts are
+    skipped, and copies are checked across all the melds (rules.md §5: no more
+    copies of a card than the deck holds).
+    """
+    notation = ruleset.notation(lang)
+    melds: list[tuple[Card, ...]] = []
+    all_cards: list[Card] = []
+    all_spans: list[Span] = []
+    offset = 0
+    for part in text.split("|"):
+        parsed = notation.parse(" " * offset + part, source=source)
+        if parsed.cards:
+            melds.append(parsed.cards)
+        all_cards.extend(parsed.cards)
+        all_spans.extend(parsed.spans)
+        offset += len(part) + 1
+    check_copies(ParsedCards(tuple(all_cards), tuple(all_spans)), ruleset.deck, source=source, text=text,
+                 ruleset=ruleset.name)
+    return tuple(melds)
 
 
 @dataclass(frozen=True)
@@ -62,45 +175,30 @@ def legal_kinds(ruleset: Ruleset, cards: Sequence[Card]) -> tuple[str, ...]:
 
 def opening(ruleset: Ruleset, melds: Sequence[Sequence[Card]]) -> Verdict:
     """Does this first lay-down reach the ruleset's opening minimum?"""
-    spec = ruleset.requirements.opening
-    if spec is None:
-        raise InputError(f"{ruleset.name} has no opening minimum (requirements.opening)")
-    values = ruleset.hand_values[spec.table]
+    rule = opening_rule(ruleset)
+    matcher = matcher_for(ruleset)
     verdicts = []
     for cards in melds:
-        best = matcher_for(ruleset).match(cards).best
+        best = matcher.match(cards).best
         if best is None:
             verdicts.append(MeldVerdict(tuple(cards), ()))
             continue
-        if spec.wild_value == "represented":
-            value = sum(values[best.stands[q]] for q in range(len(best.stands)))
-        else:
-            value = sum(values[c] for c in cards)
-        verdicts.append(MeldVerdict(tuple(cards), (best.kind,), value))
+        verdicts.append(MeldVerdict(tuple(cards), (best.kind,), rule.worth(cards, best)))
     illegal = [v for v in verdicts if not v.kinds]
     if illegal:
         shown = " ".join(ruleset.deck.names_of(illegal[0].cards))
-        return Verdict(False, tuple(verdicts), f"'{shown}' is not a legal meld", None, spec.minimum)
-    counted = [v.value or 0 for v in verdicts]
-    total = sum(counted) if spec.scope == "first_turn" else max(counted, default=0)
-    how = "together" if spec.scope == "first_turn" else "in its best single meld"
-    ok = total >= spec.minimum
+        return Verdict(False, tuple(verdicts), f"'{shown}' is not a legal meld", None, rule.minimum)
+    total = rule.total(v.value or 0 for v in verdicts)
+    how = "together" if rule.first_turn else "in its best single meld"
+    ok = total >= rule.minimum
     word = "reaches" if ok else "does not reach"
-    return Verdict(ok, tuple(verdicts), f"worth {total} {how}: {word} the minimum of {spec.minimum}", total,
-                   spec.minimum)
+    return Verdict(ok, tuple(verdicts), f"worth {total} {how}: {word} the minimum of {rule.minimum}", total,
+                   rule.minimum)
 
 
 def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]]) -> Verdict:
     """Does this lay-down fulfil round ``round_number``'s contract (1-based)?"""
-    spec = ruleset.requirements.contracts
-    if spec is None:
-        raise InputError(f"{ruleset.name} has no contracts (requirements.contracts)")
-    if not 1 <= round_number <= len(spec.rounds):
-        raise InputError(f"{ruleset.name} has contracts for rounds 1 to {len(spec.rounds)}, not {round_number}")
-    wanted: dict[str, int] = {}
-    for term in spec.rounds[round_number - 1].terms:
-        wanted[term.kind.text] = wanted.get(term.kind.text, 0) + term.count
-    text = spec.texts[round_number - 1]
+    rule = contract_rule(ruleset, round_number)
     verdicts = tuple(MeldVerdict(tuple(c), legal_kinds(ruleset, c)) for c in melds)
     illegal = [v for v in verdicts if not v.kinds]
     if illegal:
@@ -108,9 +206,6 @@ def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]
         return Verdict(False, verdicts, f"'{shown}' is not a legal meld")
     # Each meld may be legal as several kinds: look for one assignment that gives exactly the contract.
     for choice in itertools.product(*(v.kinds for v in verdicts)):
-        counts: dict[str, int] = {}
-        for kind in choice:
-            counts[kind] = counts.get(kind, 0) + 1
-        if counts == wanted:
-            return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {text}")
-    return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {text}")
+        if rule.fulfilled_by(choice):
+            return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {rule.text}")
+    return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {rule.text}")

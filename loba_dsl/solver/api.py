@@ -28,21 +28,21 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.cards.notation import check_copies
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.vocabulary import round_facts
+from loba_dsl.errors import InputError
 from loba_dsl.melds.matcher import Reading, matcher_for
+from loba_dsl.rules.model import GoingOut as GoingOutRule
 from loba_dsl.rules.model import Ruleset
-from loba_dsl.solver.candidates import CandidateMixin
+from loba_dsl.scoring.requirements import contract_rule, opening_rule
+from loba_dsl.scoring.rounds import score_player
+from loba_dsl.solver.candidates import CandidateGenerator
+from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
-from loba_dsl.solver.search import (
-    _BITS,
-    Multiset,
-    _all_windows,
-    _Hand,
-    _minus_all,
-    _rank_at,
-    _wild_limit,
-)
+from loba_dsl.solver.search import HandSearch
+
+__all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -101,8 +101,27 @@ class GoingOut:
     arrangement: Arrangement | None
 
 
-class Solver(CandidateMixin):
-    """Exact arrangements of hands under one ruleset (build once, solve many hands)."""
+@dataclass(frozen=True)
+class ArrangedHand:
+    """A hand read from text and arranged: what ``loba arrange`` shows."""
+
+    cards: Multiset
+    """The hand as given (before any discard)."""
+    arrangement: Arrangement
+    discard: Card | None
+    """The best discard, when the hand had just drawn (``discard=True``); else ``None``."""
+    can_go_out: bool
+    """Whether the whole hand (before any discard) can go out under ``turn.going_out``."""
+
+
+class Solver:
+    """Exact arrangements of hands under one ruleset (build once, solve many hands).
+
+    It holds a :class:`~loba_dsl.solver.candidates.CandidateGenerator` (which
+    sub-multisets of a hand may be melds, and the cards' processing order) and
+    builds a :class:`~loba_dsl.solver.search.HandSearch` per hand from the
+    candidates and their gains under the round formula.
+    """
 
     def __init__(self, ruleset: Ruleset, *, players: int | None = None) -> None:
         self.rs = ruleset
@@ -111,15 +130,15 @@ class Solver(CandidateMixin):
         self.players = players
         self.objective: Objective = round_objective(ruleset, players=players)
         self.matcher = matcher_for(ruleset)
-        self.specs = self.matcher.specs
         deck = self.deck
-        self.wild_capable = tuple(
-            c == deck.joker_code or c in ruleset.wilds.cards for c in range(deck.n_codes))
-        # Processing order: plain naturals by suit then rank, then the cards that can be wild.
-        keys = sorted(range(deck.n_codes), key=lambda c: (
-            self.wild_capable[c], deck.suit_of(c) if c != deck.joker_code else 99,
-            deck.rank_of(c) if c != deck.joker_code else 99))
-        self.order = {c: i for i, c in enumerate(keys)}
+        self.candidates = CandidateGenerator(deck, self.matcher.specs, ruleset.wilds)
+        self.wild_capable = self.candidates.wild_capable
+        self.order = self.candidates.order
+        """The processing order: plain naturals by suit then rank, then the cards that can be wild."""
+        self._sorted = self.candidates.ordered
+        self._may_meld = self.candidates.may_meld
+        self._rank = self.candidates.rank
+        self._suit = self.candidates.suit
         self.sign = self.objective.sign
         self.left_utility, self.meld_terms = self._terms()
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
@@ -136,18 +155,6 @@ class Solver(CandidateMixin):
         self._stand_in: dict[tuple[Card, int, int], Card] = {}
         self._class_of = tuple(self._wild_class.get(c, -1) for c in range(deck.n_codes))
         """Each card's wild class (its representative card), or -1."""
-        self._wild_limit = {k.index: _wild_limit(k) for k in self.specs}
-        self._suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
-        self._rank = tuple(deck.rank_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
-        self._suit = tuple(deck.suit_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
-        self._run_windows: dict[int, list[tuple[int, tuple[int, ...], int]]] = {}
-        for k in self.specs:
-            if k.run:
-                found = {}
-                for positions in _all_windows(k, deck.n_ranks, deck.ace):
-                    ranks = tuple(_rank_at(p, k, deck.n_ranks, deck.ace) for p in positions)
-                    found[ranks] = (len(ranks), ranks, sum(1 << r for r in set(ranks)))
-                self._run_windows[k.index] = sorted(found.values(), key=lambda w: w[0])
 
     # ------------------------------------------------------------ objective pieces
 
@@ -269,7 +276,7 @@ class Solver(CandidateMixin):
         Such a card (a 2 that is only ever wild in this hand) behaves exactly
         like a Joker: same value in hand, same value as a wild, never natural.
         Searching it as a Joker makes interchangeable cards one, which shrinks
-        the search; :meth:`_Hand.real` gives it its name back.
+        the search; :meth:`HandSearch.real` gives it its name back.
         """
         joker = self.deck.joker_code
         cls = self._wild_class.get(joker)
@@ -352,10 +359,22 @@ class Solver(CandidateMixin):
 
     # ------------------------------------------------------------ search
 
+    def _search(self, given: Multiset, gain: Callable[[Multiset], int | None]) -> HandSearch:
+        """The search of one hand, over its candidate melds of positive ``gain``."""
+        cards = self._sorted(given)
+        raw = []
+        for m in self.candidates.hand_candidates(cards):
+            g = gain(m)
+            if g is not None and g > 0:
+                raw.append((m, g))
+        cards, raw, stand_ins = self.merge_pure_wilds(cards, raw)
+        return HandSearch(given, cards, raw, order=self.order, joker=self.deck.joker_code, stand_ins=stand_ins,
+                          swaps=self.uses_joker_class_wild)
+
     @_gc_paused
     def arrange(self, cards: Sequence[Card]) -> Arrangement:
         """The best arrangement of ``cards`` if the round ended now."""
-        hand = _Hand(self, tuple(cards), self._gain_or_none)
+        hand = self._search(tuple(cards), self._gain_or_none)
         hand.solve(hand.full)
         return self._build(hand, hand.full)
 
@@ -382,7 +401,7 @@ class Solver(CandidateMixin):
             solve, full, bit = self._bitmask_search(hand)
             best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in hand)
             return self._score_of(total + best)
-        best = max(self._gain_of(_minus_all(hand, ((c,),))) - self.left_utility[c] for c in dict.fromkeys(hand))
+        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in dict.fromkeys(hand))
         return self._score_of(total + best)
 
     def _gain_of(self, hand: Multiset) -> int:
@@ -399,7 +418,7 @@ class Solver(CandidateMixin):
 
     @_gc_paused
     def _searched_gain(self, hand: Multiset) -> int:
-        search = _Hand(self, hand, self._gain_or_none)
+        search = self._search(hand, self._gain_or_none)
         return search.solve(search.full)
 
     def _plain_and_distinct(self, hand: Multiset) -> bool:
@@ -413,7 +432,7 @@ class Solver(CandidateMixin):
         bit = {c: 1 << i for i, c in enumerate(cards)}
         by_low: dict[int, list[tuple[int, int]]] = {}
         known = self._gain_values
-        for m in self._plain_candidates(hand):
+        for m in self.candidates.plain_candidates(hand):
             g = known[m] if m in known else self.gain_value(m)  # plain melds are their own canonical form
             if g is not None and g > 0:
                 mask = 0
@@ -443,10 +462,8 @@ class Solver(CandidateMixin):
     def _gain_or_none(self, meld: Multiset) -> int | None:
         return self.gain_value(meld)
 
-    def _build(self, hand: _Hand, key: int, dropped: Card | None = None) -> Arrangement:
+    def _build(self, hand: HandSearch, key: int, dropped: Card | None = None) -> Arrangement:
         """The arrangement the search chose for the free cards ``key`` (and the dead cards)."""
-        from loba_dsl.scoring.rounds import score_player
-
         chosen: list[Multiset] = []
         left: list[Card] = list(hand.dead)
         if dropped is not None and hand.alias.get(dropped, dropped) in left:
@@ -456,7 +473,7 @@ class Solver(CandidateMixin):
             choice = hand.choice(key)
             if choice < 0:
                 left.append(hand.codes[i])
-                key -= 1 << (_BITS * i)
+                key = hand.drop_first(key)
                 continue
             cand = hand.cands[choice]
             chosen.append(cand.cards)
@@ -479,7 +496,7 @@ class Solver(CandidateMixin):
     @_gc_paused
     def max_melded(self, cards: Sequence[Card]) -> tuple[int, Arrangement]:
         """The most cards that can be melded at once, and one such arrangement."""
-        hand = _Hand(self, tuple(cards), self._count_if_legal)
+        hand = self._search(tuple(cards), self._count_if_legal)
         best = hand.solve(hand.full)
         return best, self._build(hand, hand.full)
 
@@ -490,11 +507,11 @@ class Solver(CandidateMixin):
     def can_go_out(self, cards: Sequence[Card]) -> GoingOut:
         """Can this hand go out under the ruleset's going-out rule (``turn.going_out``)?"""
         rule = self.rs.turn.going_out
-        hand = _Hand(self, tuple(cards), self._count_if_legal)
+        hand = self._search(tuple(cards), self._count_if_legal)
         total = len(hand.cards)
-        if rule != "discard_required":
+        if rule is not GoingOutRule.DISCARD_REQUIRED:
             n = hand.solve(hand.full)
-            if n == total or (rule == "one_card_left" and n >= total - 1):
+            if n == total or (rule is GoingOutRule.ONE_CARD_LEFT and n >= total - 1):
                 return GoingOut(True, None, self._build(hand, hand.full))
         if len(hand.dead) > 1:
             return GoingOut(False, None, None)
@@ -515,7 +532,7 @@ class Solver(CandidateMixin):
         Every distinct discard is tried (never a greedy shortcut); ties go to the
         first card in the solver's order.
         """
-        hand = _Hand(self, tuple(cards), self._gain_or_none)
+        hand = self._search(tuple(cards), self._gain_or_none)
         best: tuple[int, Card, int] | None = None
         for code in dict.fromkeys(hand.given):
             key = hand.without(code)
@@ -527,6 +544,29 @@ class Solver(CandidateMixin):
         return best[1], self._build(hand, best[2], dropped=best[1])
 
 
+    # ------------------------------------------------------------ a hand from text
+
+    def arrange_text(self, text: str, *, lang: str | None = None, source: str = "<cards>", line: int = 1,
+                     discard: bool = False) -> ArrangedHand:
+        """Read a hand (``line`` of ``source``), check its copies, arrange it and say if it can go out.
+
+        With ``discard=True`` the hand has just drawn: the best discard is chosen
+        first (:meth:`best_discard`).  Whether it can go out is asked of the
+        whole hand, as given.
+        """
+        rs = self.rs
+        parsed = rs.notation(lang).parse(text, source=source, first_line=line)
+        check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
+        if not parsed.cards:
+            raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
+        dropped: Card | None = None
+        if discard:
+            dropped, arrangement = self.best_discard(parsed.cards)
+        else:
+            arrangement = self.arrange(parsed.cards)
+        going_out = self.can_go_out(parsed.cards).possible
+        return ArrangedHand(parsed.cards, arrangement, dropped, going_out)
+
     # ------------------------------------------------------------ requirements
 
     @_gc_paused
@@ -536,20 +576,17 @@ class Solver(CandidateMixin):
         Exact: the search carries the opening value reached so far (capped at
         the minimum) as part of its state.
         """
-        spec = self.rs.requirements.opening
-        if spec is None:
-            raise ValueError(f"{self.rs.name} has no opening minimum")
-        values = self.rs.hand_values[spec.table]
-        minimum = spec.minimum
+        rule = opening_rule(self.rs)
+        minimum = rule.minimum
 
         def worth(meld: Multiset) -> int:
-            if spec.wild_value == "represented":
-                g = self.gain(meld)
-                assert g is not None
-                return sum(values[c] for c in g[1].stands)
-            return sum(values[c] for c in meld)
+            if not rule.represented:
+                return rule.worth(meld)
+            g = self.gain(meld)
+            assert g is not None
+            return rule.worth(meld, g[1])
 
-        hand = _Hand(self, tuple(cards), self._gain_or_none)
+        hand = self._search(tuple(cards), self._gain_or_none)
         worths = [worth(c.cards) for c in hand.cands]
         memo: dict[tuple[int, int], tuple[float, int]] = {}
 
@@ -562,13 +599,13 @@ class Solver(CandidateMixin):
             if hit is not None:
                 return hit[0]
             i = hand.first(key)
-            best = solve(key - (1 << (_BITS * i)), acc)
+            best = solve(hand.drop_first(key), acc)
             choice = -1
             for j in hand.by_first[i]:
                 cand = hand.cands[j]
-                if ((key | hand.guard) - cand.delta) & hand.guard != hand.guard:
+                if not hand.fits(key, cand):
                     continue
-                reached = worths[j] + acc if spec.scope == "first_turn" else max(acc, worths[j])
+                reached = rule.reached(acc, worths[j])
                 value = cand.gain + solve(key - cand.delta, min(reached, minimum))
                 if value > best:
                     best, choice = value, j
@@ -581,32 +618,29 @@ class Solver(CandidateMixin):
         melds: list[Multiset] = []
         key, acc = hand.full, 0
         while key and acc < minimum:
-            i = hand.first(key)
             _, choice = memo[(key, acc)]
             if choice < 0:
-                key -= 1 << (_BITS * i)
+                key = hand.drop_first(key)
                 continue
             cand = hand.cands[choice]
             melds.append(cand.cards)
-            reached = worths[choice] + acc if spec.scope == "first_turn" else max(acc, worths[choice])
-            acc = min(reached, minimum)
+            acc = min(rule.reached(acc, worths[choice]), minimum)
             key -= cand.delta
         opening_melds, _ = hand.real(melds, [])
-        rest = self.arrange(_minus_all(hand.given, opening_melds))
+        rest = self.arrange(minus_all(hand.given, opening_melds))
         chosen = [*opening_melds, *(m.cards for m in rest.melds)]
         return self._arrangement_of(hand.given, chosen)
 
     @_gc_paused
     def contract(self, cards: Sequence[Card], round_number: int) -> Arrangement | None:
-        """Melds from ``cards`` that fulfil round ``round_number``'s contract exactly, or ``None``."""
-        spec = self.rs.requirements.contracts
-        if spec is None:
-            raise ValueError(f"{self.rs.name} has no contracts")
-        wanted: dict[str, int] = {}
-        for term in spec.rounds[round_number - 1].terms:
-            wanted[term.kind.text] = wanted.get(term.kind.text, 0) + term.count
+        """Melds from ``cards`` that fulfil round ``round_number``'s contract exactly, or ``None``.
+
+        A round outside the ruleset's list of contracts is an :class:`~loba_dsl.errors.InputError`,
+        as for ``loba check --contract``.
+        """
+        wanted = contract_rule(self.rs, round_number).wanted
         kinds = sorted(wanted)
-        hand = _Hand(self, tuple(cards), self._count_if_legal)
+        hand = self._search(tuple(cards), self._count_if_legal)
         legal = [tuple(k for k in kinds if self.matcher.match_kind(c.cards, k) is not None) for c in hand.cands]
         memo: dict[tuple[int, tuple[int, ...]], tuple[int, str] | None] = {}
 
@@ -620,12 +654,12 @@ class Solver(CandidateMixin):
                 return memo[state] is not None
             i = hand.first(key)
             found: tuple[int, str] | None = None
-            if solve(key - (1 << (_BITS * i)), need):
+            if solve(hand.drop_first(key), need):
                 found = (-1, "")
             else:
                 for j in hand.by_first[i]:
                     cand = hand.cands[j]
-                    if ((key | hand.guard) - cand.delta) & hand.guard != hand.guard:
+                    if not hand.fits(key, cand):
                         continue
                     for kind in legal[j]:
                         n = kinds.index(kind)
@@ -643,12 +677,11 @@ class Solver(CandidateMixin):
         melds: list[Multiset] = []
         key = hand.full
         while any(need):
-            i = hand.first(key)
             found = memo[(key, need)]
             assert found is not None
             j, kind = found
             if j < 0:
-                key -= 1 << (_BITS * i)
+                key = hand.drop_first(key)
                 continue
             melds.append(hand.cands[j].cards)
             n = kinds.index(kind)
@@ -658,14 +691,12 @@ class Solver(CandidateMixin):
         return self._arrangement_of(hand.given, real_melds)
 
     def _arrangement_of(self, cards: Multiset, melds: Sequence[Multiset]) -> Arrangement:
-        from loba_dsl.scoring.rounds import score_player
-
         placed = []
         for m in melds:
             g = self.gain(m)
             assert g is not None
             placed.append(PlacedMeld(m, g[1], g[0]))
-        left = self._sorted(_minus_all(cards, melds))
+        left = self._sorted(minus_all(cards, melds))
         scored = score_player(self.rs, melds=melds, hand=left, players=self.players)
         return Arrangement(cards, tuple(placed), left, scored.hand_value, scored.score, not left)
 

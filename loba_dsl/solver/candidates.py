@@ -1,9 +1,14 @@
-"""Candidate melds of a hand, generated from the ruleset's shapes (a part of :class:`~loba_dsl.solver.api.Solver`).
+"""Candidate melds of a hand, generated from the ruleset's compiled shapes.
 
 Generation only has to find every multiset of the hand's cards that *may* be
 a legal meld (a superset): sets by rank, runs by window with wilds where they
 may go, and the quick "can anything meld at all?" test.  The matcher judges
 every candidate before the search uses it.
+
+:class:`CandidateGenerator` is built from the deck, the shapes and the wild
+cards alone; it also fixes the solver's processing order of the cards (plain
+naturals by suit then rank, then the cards that can be wild), in which every
+multiset it returns is sorted.
 """
 
 from __future__ import annotations
@@ -13,33 +18,98 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
 from loba_dsl.cards.deck import Card, Deck
-from loba_dsl.melds.matcher import _Spec
-from loba_dsl.rules.model import Ruleset
-from loba_dsl.solver.search import Multiset, _combos, _submultisets
+from loba_dsl.melds.matcher import CompiledShape
+from loba_dsl.rules.model import Wilds
+from loba_dsl.solver.multisets import Multiset, combos, submultisets
+
+__all__ = ["CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit", "window_positions"]
+
+RunWindow = tuple[int, tuple[int, ...], int]
+"""A run window: its size, the rank at each position, and the bitmask of its ranks."""
 
 
-class CandidateMixin:
-    """Candidate generation; the :class:`~loba_dsl.solver.api.Solver` provides the state below."""
+def wild_limit(shape: CompiledShape) -> int:
+    """The most wilds a meld of this shape may hold (its size limit and its ``wilds`` limits)."""
+    limit = shape.hi
+    for counter, op, v, _ in shape.limits:
+        if counter == "wilds":
+            if op in ("<=", "=="):
+                limit = min(limit, v)
+            elif op == "<":
+                limit = min(limit, v - 1)
+    return max(0, limit)
 
-    rs: Ruleset
-    deck: Deck
-    specs: tuple[_Spec, ...]
-    order: dict[Card, int]
-    wild_capable: tuple[bool, ...]
-    _wild_limit: dict[int, int]
-    _run_windows: dict[int, list[tuple[int, tuple[int, ...], int]]]
-    _suit_codes: list[list[Card]]
-    _rank: tuple[int, ...]
-    _suit: tuple[int, ...]
 
-    def _sorted(self, cards: Sequence[Card]) -> Multiset:
+def window_positions(shape: CompiledShape, n_ranks: int, ace: int | None) -> Iterator[list[int]]:
+    """Position lists of every run window of an allowed size (positions past ``n_ranks - 1`` are the high ace)."""
+    R = n_ranks
+    hi = min(shape.hi, R)
+    if shape.ace == "wrap":
+        for size in range(shape.lo, hi + 1):
+            for start in range(R if size < R else 1):
+                yield [start + i for i in range(size)]
+        return
+    mappings = {"low": (False,), "high": (True,), "either": (False, True)}.get(shape.ace, (False,))
+    seen: set[tuple[int, int]] = set()
+    for high in mappings if ace is not None else (False,):
+        lo_bound = 1 if (high and ace == 0) else 0
+        hi_bound = R if high else R - 1
+        for size in range(shape.lo, hi + 1):
+            for start in range(lo_bound, hi_bound - size + 2):
+                if (start, size) not in seen:
+                    seen.add((start, size))
+                    yield list(range(start, start + size))
+
+
+def rank_at(position: int, shape: CompiledShape, n_ranks: int, ace: int | None) -> int:
+    """The rank at a window position (round the corner where the ace wraps; ``n_ranks`` is the high ace)."""
+    if shape.ace == "wrap":
+        return position % n_ranks
+    if position == n_ranks:
+        assert ace is not None
+        return ace
+    return position
+
+
+def run_windows(shape: CompiledShape, n_ranks: int, ace: int | None) -> list[RunWindow]:
+    """Every distinct run window of a run shape, smallest first."""
+    found: dict[tuple[int, ...], RunWindow] = {}
+    for positions in window_positions(shape, n_ranks, ace):
+        ranks = tuple(rank_at(p, shape, n_ranks, ace) for p in positions)
+        found[ranks] = (len(ranks), ranks, sum(1 << r for r in set(ranks)))
+    return sorted(found.values(), key=lambda w: w[0])
+
+
+class CandidateGenerator:
+    """Candidate melds of hands under one deck, set of compiled shapes and wild cards (build once)."""
+
+    def __init__(self, deck: Deck, shapes: Sequence[CompiledShape], wilds: Wilds) -> None:
+        self.deck = deck
+        self.shapes = tuple(shapes)
+        self.natural_too = wilds.natural_too
+        self.wild_capable: tuple[bool, ...] = tuple(
+            c == deck.joker_code or c in wilds.cards for c in range(deck.n_codes))
+        """Per card code, whether it can be wild (a Joker, or a wild card of the ruleset)."""
+        wild_capable = self.wild_capable
+        keys = sorted(range(deck.n_codes), key=lambda c: (
+            wild_capable[c], deck.suit_of(c) if c != deck.joker_code else 99,
+            deck.rank_of(c) if c != deck.joker_code else 99))
+        self.order: dict[Card, int] = {c: i for i, c in enumerate(keys)}
+        """The processing order: plain naturals by suit then rank, then the cards that can be wild."""
+        self.rank = tuple(deck.rank_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
+        self.suit = tuple(deck.suit_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
+        self.suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
+        self.wild_limit = {k.index: wild_limit(k) for k in self.shapes}
+        self.run_windows = {k.index: run_windows(k, deck.n_ranks, deck.ace) for k in self.shapes if k.run}
+
+    def ordered(self, cards: Sequence[Card]) -> Multiset:
         order = self.order
         return tuple(sorted(cards, key=order.__getitem__))
 
-    def _plain_candidates(self, hand: Multiset) -> Iterator[Multiset]:
+    def plain_candidates(self, hand: Multiset) -> Iterator[Multiset]:
         """Candidate melds of a hand of distinct plain naturals: rank groups and suit sequences."""
-        rank, suit = self._rank, self._suit
-        codes = self._suit_codes
+        rank, suit = self.rank, self.suit
+        codes = self.suit_codes
         R = self.deck.n_ranks
         ace = self.deck.ace
         by_rank: dict[int, list[int]] = {}
@@ -47,7 +117,7 @@ class CandidateMixin:
         for c in hand:
             by_rank.setdefault(rank[c], []).append(suit[c])
             by_suit[suit[c]] = by_suit.get(suit[c], 0) | (1 << rank[c])
-        for k in self.specs:
+        for k in self.shapes:
             if not k.run:
                 for r, suits in by_rank.items():
                     for size in range(k.lo, min(k.hi, len(suits)) + 1):
@@ -84,9 +154,9 @@ class CandidateMixin:
                                     yield meld
                     start = end + 1
 
-    def _may_meld(self, cards: Sequence[Card]) -> bool:
+    def may_meld(self, cards: Sequence[Card]) -> bool:
         """False only when no meld kind can possibly be formed from ``cards``."""
-        rank, suit, wild_capable = self._rank, self._suit, self.wild_capable
+        rank, suit, wild_capable = self.rank, self.suit, self.wild_capable
         suits_of = [0] * self.deck.n_ranks
         copies_of = [0] * self.deck.n_ranks
         ranks_of = [0] * self.deck.n_suits
@@ -108,8 +178,8 @@ class CandidateMixin:
                 if n > most_suits:
                     most_suits = n
             ranks_of[su] |= 1 << r
-        for k in self.specs:
-            budget = 0 if k.no_wilds is not None else min(wild, self._wild_limit[k.index])
+        for k in self.shapes:
+            budget = 0 if k.no_wilds is not None else min(wild, self.wild_limit[k.index])
             need = k.lo - budget
             if need <= 0:
                 return True
@@ -127,7 +197,7 @@ class CandidateMixin:
                     if x:
                         return True
                     continue
-                for size, _, wmask in self._run_windows[k.index]:
+                for size, _, wmask in self.run_windows[k.index]:
                     if size > k.lo:
                         break
                     if (wmask & mask).bit_count() >= need:
@@ -144,39 +214,39 @@ class CandidateMixin:
         pool_codes = {c for c, _ in pool}
         memo: dict[tuple[int, Multiset], list[Multiset]] = {}
 
-        def combos(size: int, used: Sequence[Card]) -> list[Multiset]:
+        def wilds_for(size: int, used: Sequence[Card]) -> list[Multiset]:
             """Wild cards to add: every multiset of ``size`` from the pool, less copies already used."""
             key = (size, tuple(sorted(c for c in used if c in pool_codes)))
             found = memo.get(key)
             if found is None:
-                found = memo[key] = list(_combos(pool, size, exclude=key[1]))
+                found = memo[key] = list(combos(pool, size, exclude=key[1]))
             return found
 
-        for k in self.specs:
-            gen = self._runs(k, counts, pool, combos) if k.run else self._sets(k, counts, pool, combos)
+        for k in self.shapes:
+            gen = self._runs(k, counts, pool, wilds_for) if k.run else self._sets(k, counts, pool, wilds_for)
             for m in gen:
-                out.add(self._sorted(m))
+                out.add(self.ordered(m))
         wild_cards = sum(n for _, n in pool)
-        lo = min(k.lo for k in self.specs)
+        lo = min(k.lo for k in self.shapes)
         if wild_cards >= lo:  # melds of wild-capable cards only (natural 2s, or all wild where allowed)
-            hi = max(k.hi for k in self.specs)
-            for m in _submultisets(pool, hi):
+            hi = max(k.hi for k in self.shapes)
+            for m in submultisets(pool, hi):
                 if len(m) >= lo:
-                    out.add(self._sorted(m))
+                    out.add(self.ordered(m))
         return sorted(out, key=lambda m: [self.order[c] for c in m])
 
-    def _sets(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]],
-              combos: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
+    def _sets(self, k: CompiledShape, counts: Counter[Card], pool: list[tuple[Card, int]],
+              wilds_for: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
         deck = self.deck
-        budget = 0 if k.no_wilds is not None else min(self._wild_limit[k.index], sum(n for _, n in pool))
+        budget = 0 if k.no_wilds is not None else min(self.wild_limit[k.index], sum(n for _, n in pool))
         by_rank: dict[int, list[tuple[Card, int]]] = {}
         for c, n in sorted(counts.items()):
-            if c != deck.joker_code and not (self.wild_capable[c] and not self.rs.wilds.natural_too):
+            if c != deck.joker_code and not (self.wild_capable[c] and not self.natural_too):
                 by_rank.setdefault(deck.rank_of(c), []).append((c, n))
         for items in by_rank.values():
             if sum(n for _, n in items) + budget < k.lo:
                 continue
-            for sub in _submultisets(items, k.hi):
+            for sub in submultisets(items, k.hi):
                 if not sub:
                     continue
                 if k.distinct is not None:
@@ -186,17 +256,17 @@ class CandidateMixin:
                 for w in range(min(budget, k.hi - len(sub)) + 1):
                     if len(sub) + w < k.lo:
                         continue
-                    for wilds in combos(w, sub):
+                    for wilds in wilds_for(w, sub):
                         yield (*sub, *wilds)
 
-    def _runs(self, k: _Spec, counts: Counter[Card], pool: list[tuple[Card, int]],
-              combos: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
+    def _runs(self, k: CompiledShape, counts: Counter[Card], pool: list[tuple[Card, int]],
+              wilds_for: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
         deck = self.deck
         n_wild = sum(n for _, n in pool)
-        budget = 0 if k.no_wilds is not None else min(n_wild, self._wild_limit[k.index])
-        windows = self._run_windows[k.index]
+        budget = 0 if k.no_wilds is not None else min(n_wild, self.wild_limit[k.index])
+        windows = self.run_windows[k.index]
         for suit in range(deck.n_suits):
-            codes = self._suit_codes[suit]
+            codes = self.suit_codes[suit]
             present = 0
             n_present = 0
             for r, c in enumerate(codes):
@@ -216,5 +286,5 @@ class CandidateMixin:
                 for extra in range(min(budget - gaps, have - 1) + 1):
                     for to_wild in itertools.combinations(range(have), extra):
                         naturals = [c for i, c in enumerate(options) if i not in to_wild]
-                        for wilds in combos(gaps + extra, naturals):
+                        for wilds in wilds_for(gaps + extra, naturals):
                             yield (*naturals, *wilds)

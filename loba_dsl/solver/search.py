@@ -1,30 +1,31 @@
 """The search behind the solver: one hand's candidate melds, bounds and memoised branch and bound.
 
-:class:`_Hand` holds a hand's distinct cards as a packed count vector (5 bits a
+:class:`HandSearch` holds a hand's distinct cards as a packed count vector (5 bits a
 card: 4 for the count, 1 guard bit, so "are these cards free?" is one
 subtraction), its candidate melds indexed by their first card in the search
 order, per-card prices that bound what the free cards can still gain (the
 dual of the melds' fractional packing: coordinate descent, or HiGHS on large
-hands), and a memo of exact values and upper bounds.  The pure helpers for
-candidate generation (run windows, sub-multisets, wild combinations) live here
-too.
+hands), and a memo of exact values and upper bounds.
+
+It is given plain data (the hand, its candidate melds with their gains, the
+processing order) and knows nothing of rulesets: the solver prepares the
+candidates (:mod:`loba_dsl.solver.candidates`) and reads the choices back.
+A *key* is a packed vector of free-card counts; :meth:`HandSearch.first`,
+:meth:`HandSearch.drop_first` and :meth:`HandSearch.fits` are all a caller
+needs to walk one.
 """
 
 from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.melds.matcher import _Spec
+from loba_dsl.solver.multisets import Multiset
 
-if TYPE_CHECKING:
-    from loba_dsl.solver.api import Solver
-
-Multiset = tuple[Card, ...]
+__all__ = ["BITS", "Candidate", "HandSearch"]
 
 _TIGHTEN_FROM = 200
 """Hands with more candidate melds than this get a tighter bound (it costs time to compute)."""
@@ -35,7 +36,7 @@ _LP_FROM = 400
 _EPS = 1e-6
 """Slack for floating-point bounds on whole-number gains."""
 
-_BITS = 5
+BITS = 5
 """Bits per distinct card in a packed count vector: 4 for the count, 1 guard bit."""
 _MASK = 0b1111
 _GUARD = 0b10000
@@ -50,7 +51,9 @@ class _Relax(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class _Cand:
+class Candidate:
+    """A candidate meld of the hand, as the search uses it."""
+
     cards: Multiset
     gain: int
     delta: int
@@ -63,35 +66,39 @@ class _Cand:
     """How many Jokers it uses."""
 
 
-class _Hand:
-    """One hand's search: distinct cards, candidate melds, memo on packed free-card counts."""
+class HandSearch:
+    """One hand's search: distinct cards, candidate melds, memo on packed free-card counts.
 
-    def __init__(self, solver: Solver, given: Multiset, gain: Callable[[Multiset], int | None]) -> None:
+    ``given`` is the hand as given (arrangements show its cards in that order);
+    ``cards`` the cards searched, sorted in ``order`` (with ``stand_ins``, cards
+    that can only be wild here, already searched as ``joker``); ``melds`` the
+    candidate melds of ``cards`` with a positive gain each.  ``swaps`` says
+    whether a meld uses as a wild a card of the Joker's class that is not a
+    Joker (the same meld with a free Joker instead is as good).
+    """
+
+    def __init__(self, given: Multiset, cards: Multiset, melds: Sequence[tuple[Multiset, int]], *,
+                 order: Mapping[Card, int], joker: Card, stand_ins: tuple[Card, ...] = (),
+                 swaps: Callable[[Multiset], bool] | None = None) -> None:
         self.given = given
         """The cards in the order they were given (arrangements show them so)."""
-        cards = solver._sorted(given)
         self.cards = cards
-        counts = Counter(cards)
-        raw = []
-        for m in solver.hand_candidates(cards):
-            g = gain(m)
-            if g is not None and g > 0:
-                raw.append((m, g))
-        cards, raw, self.stand_ins = solver.merge_pure_wilds(cards, raw)
+        raw = list(melds)
+        self.stand_ins = stand_ins
         """Cards that can only ever be wild here, searched as Jokers (``real`` maps them back)."""
-        self.alias = {c: solver.deck.joker_code for c in self.stand_ins}
+        self.alias = {c: joker for c in stand_ins}
         counts = Counter(cards)
         uses: Counter[Card] = Counter()
         for m, _ in raw:
             uses.update(set(m))
         # Cards no meld can use are simply kept; the others are taken most constrained first.
         self.dead = tuple(c for c in cards if c not in uses)
-        self.codes = sorted(uses, key=lambda c: (uses[c], solver.order[c]))
+        self.codes = sorted(uses, key=lambda c: (uses[c], order[c]))
         self.counts = [counts[c] for c in self.codes]
         index = {c: i for i, c in enumerate(self.codes)}
         self.index = index
-        self.full = sum(n << (_BITS * i) for i, n in enumerate(self.counts))
-        self.guard = sum(_GUARD << (_BITS * i) for i in range(len(self.codes)))
+        self.full = sum(n << (BITS * i) for i, n in enumerate(self.counts))
+        self.guard = sum(_GUARD << (BITS * i) for i in range(len(self.codes)))
         per_meld: list[dict[int, int]] = []
         share = [0.0] * len(self.codes)
         for m, g in raw:
@@ -111,20 +118,20 @@ class _Hand:
             _tighten(share, self._packing)
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
-        joker = solver.deck.joker_code
-        self.joker_shift = _BITS * index[joker] if joker in index else -1
+        self.joker_shift = BITS * index[joker] if joker in index else -1
         joker_index = index.get(joker, -1)
-        cands: list[_Cand] = []
+        cands: list[Candidate] = []
         for (m, g), used in zip(raw, per_meld, strict=True):
             delta = 0
             bound = 0.0
             for i, n in used.items():
-                delta += n << (_BITS * i)
+                delta += n << (BITS * i)
                 bound += n * share[i]
             self.by_first[min(used)].append(len(cands))
-            swap = joker_index >= 0 and solver.uses_joker_class_wild(m)
-            cands.append(_Cand(m, g, delta, bound, swap, used.get(joker_index, 0)))
+            swap = joker_index >= 0 and swaps is not None and swaps(m)
+            cands.append(Candidate(m, g, delta, bound, swap, used.get(joker_index, 0)))
         self.cands = cands
+        """The candidate melds; ``by_first[i]`` lists those whose first card (in ``codes``) is ``i``."""
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
         self.memo: dict[int, tuple[int, int, bool]] = {}
@@ -159,11 +166,21 @@ class _Hand:
     def without(self, card: Card) -> int | None:
         """The full key less one copy of ``card`` (``None`` if the card is dead: not in the key)."""
         i = self.index.get(self.alias.get(card, card))
-        return None if i is None else self.full - (1 << (_BITS * i))
+        return None if i is None else self.full - (1 << (BITS * i))
 
     @staticmethod
     def first(key: int) -> int:
-        return ((key & -key).bit_length() - 1) // _BITS
+        """The index (in ``codes``) of the first free card of ``key``."""
+        return ((key & -key).bit_length() - 1) // BITS
+
+    def drop_first(self, key: int) -> int:
+        """``key`` less one copy of its first free card (the card is kept in hand)."""
+        return key - (1 << (BITS * self.first(key)))
+
+    def fits(self, key: int, cand: Candidate) -> bool:
+        """Are all of the candidate's cards free in ``key``?"""
+        guard = self.guard
+        return ((key | guard) - cand.delta) & guard == guard
 
     def bound(self, key: int) -> float:
         total = 0.0
@@ -173,7 +190,7 @@ class _Hand:
             n = key & _MASK
             if n:
                 total += n * share[i]
-            key >>= _BITS
+            key >>= BITS
             i += 1
         return total
 
@@ -208,7 +225,7 @@ class _Hand:
             return
         self.share = prices
         self.cands = [
-            _Cand(c.cards, c.gain, c.delta, sum(n * prices[i] for i, n in used.items()), c.swap, c.jokers)
+            Candidate(c.cards, c.gain, c.delta, sum(n * prices[i] for i, n in used.items()), c.swap, c.jokers)
             for c, (used, _) in zip(self.cands, self._packing, strict=True)
         ]
 
@@ -239,7 +256,7 @@ class _Hand:
             return int(alpha)  # even taking everything that is left cannot beat alpha (gains are whole numbers)
         i = self.first(key)
         # Keeping the first card is tried first: a good incumbent prunes many melds.
-        best = self._search(key - (1 << (_BITS * i)), alpha, ub - self.share[i])
+        best = self._search(key - (1 << (BITS * i)), alpha, ub - self.share[i])
         choice = -1
         guard = self.guard
         cands = self.cands
@@ -263,17 +280,6 @@ class _Hand:
             return int(alpha)
         memo[key] = (best, choice, True)
         return best
-
-
-def _wild_limit(k: _Spec) -> int:
-    limit = k.hi
-    for counter, op, v, _ in k.limits:
-        if counter == "wilds":
-            if op in ("<=", "=="):
-                limit = min(limit, v)
-            elif op == "<":
-                limit = min(limit, v - 1)
-    return max(0, limit)
 
 
 def _lp_shares(counts: list[int], melds: list[tuple[dict[int, int], int]]) -> list[float] | None:
@@ -358,80 +364,6 @@ def _tighten(share: list[float], melds: list[tuple[dict[int, int], int]], passes
             share[c] -= cut
             for k in containing[c]:
                 slack[k] -= cut * melds[k][0][c]
-
-
-def _all_windows(k: _Spec, R: int, ace: int | None) -> Iterator[list[int]]:
-    """Position lists of every run window of an allowed size (positions past ``R - 1`` are the high ace)."""
-    hi = min(k.hi, R)
-    if k.ace == "wrap":
-        for size in range(k.lo, hi + 1):
-            for start in range(R if size < R else 1):
-                yield [start + i for i in range(size)]
-        return
-    mappings = {"low": (False,), "high": (True,), "either": (False, True)}.get(k.ace, (False,))
-    seen: set[tuple[int, int]] = set()
-    for high in mappings if ace is not None else (False,):
-        lo_bound = 1 if (high and ace == 0) else 0
-        hi_bound = R if high else R - 1
-        for size in range(k.lo, hi + 1):
-            for start in range(lo_bound, hi_bound - size + 2):
-                if (start, size) not in seen:
-                    seen.add((start, size))
-                    yield list(range(start, start + size))
-
-
-def _rank_at(p: int, k: _Spec, R: int, ace: int | None) -> int:
-    if k.ace == "wrap":
-        return p % R
-    if p == R:
-        assert ace is not None
-        return ace
-    return p
-
-
-def _submultisets(items: list[tuple[Card, int]], max_size: int) -> Iterator[Multiset]:
-    """Every sub-multiset of ``items`` (code, count) with at most ``max_size`` cards."""
-
-    def rec(i: int, room: int) -> Iterator[Multiset]:
-        if i == len(items):
-            yield ()
-            return
-        code, n = items[i]
-        for take in range(min(n, room) + 1):
-            for rest in rec(i + 1, room - take):
-                yield (code,) * take + rest
-
-    yield from rec(0, max(0, max_size))
-
-
-def _combos(pool: list[tuple[Card, int]], size: int, exclude: Sequence[Card] = ()) -> Iterator[Multiset]:
-    """Every multiset of ``size`` cards from ``pool``, less the copies already used in ``exclude``."""
-    if size == 0:
-        yield ()
-        return
-    used = Counter(exclude)
-    avail = [(c, n - used[c]) for c, n in pool if n - used[c] > 0]
-
-    def rec(i: int, room: int) -> Iterator[Multiset]:
-        if room == 0:
-            yield ()
-            return
-        if i == len(avail):
-            return
-        code, n = avail[i]
-        for take in range(min(n, room), -1, -1):
-            for rest in rec(i + 1, room - take):
-                yield (code,) * take + rest
-
-    yield from rec(0, size)
-
-
-def _minus_all(cards: Multiset, melds: Sequence[Multiset]) -> Multiset:
-    out = list(cards)
-    for m in melds:
-        for c in m:
-            out.remove(c)
-    return tuple(out)
 
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
