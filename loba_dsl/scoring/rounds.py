@@ -20,8 +20,9 @@ Results are frozen and carry card names, so they read without the ruleset.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
@@ -29,7 +30,7 @@ from loba_dsl.errors import LobaError, raise_all
 from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Reading
 from loba_dsl.melds.matcher import matcher_for as matcher
-from loba_dsl.rules.model import Ruleset
+from loba_dsl.rules.model import Better, Ruleset
 from loba_dsl.scoring import round_checks
 from loba_dsl.scoring.model import SCHEMA_VERSION, Part, PartError, PlayerRound, RoundFacts
 
@@ -90,8 +91,7 @@ def _illegal_meld(ruleset: Ruleset, name: str, cards: Sequence[Card], part: Part
     return PartError(f"{name}'s meld '{shown}' is not legal under {ruleset.name}", part=part, hint=why or None)
 
 
-@dataclass(frozen=True)
-class MeldScore:
+class MeldScore(NamedTuple):
     """A meld on a player's table as scored: its kind, its cards, what they stand for, its points."""
 
     kind: str
@@ -106,20 +106,39 @@ class MeldScore:
 
 @dataclass(frozen=True)
 class PlayerScore:
-    """A player's round score, with the parts a person can check card by card."""
+    """A player's round score, with the parts a person can check card by card.
+
+    ``melds`` and ``hand`` give cards by name; they are read from the deck's
+    names (carried inside, so no ruleset is needed) the first time they are asked
+    for, since the solver and the rules diff score many rounds and read only the
+    numbers.
+    """
 
     name: str
     score: int
     went_out: bool
     all_at_once: bool
-    melds: tuple[MeldScore, ...]
     meld_points: int | None
-    hand: tuple[str, ...]
-    """The cards left in hand, by name."""
     hand_values: tuple[int, ...] | None
+    """The value of each card in hand, by ``hand_table``, in hand order."""
     hand_value: int | None
     hand_table: str | None
     bonus: int
+    _names: tuple[str, ...] = field(repr=False, compare=False)
+    _hand: tuple[Card, ...] = field(repr=False)
+    _melds: tuple[tuple[tuple[Card, ...], Reading], ...] = field(repr=False)
+
+    @cached_property
+    def melds(self) -> tuple[MeldScore, ...]:
+        """The melds on the player's table, each read the best way."""
+        name_of = self._names.__getitem__
+        return tuple([MeldScore(r.kind, tuple(map(name_of, cards)), tuple(map(name_of, r.stands)), r.points)
+                      for cards, r in self._melds])
+
+    @cached_property
+    def hand(self) -> tuple[str, ...]:
+        """The cards left in hand, by name."""
+        return tuple(map(self._names.__getitem__, self._hand))
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": SCHEMA_VERSION, **self._fields()}
@@ -266,18 +285,19 @@ def score_player(
 
 def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tuple[Card, ...], went_out: bool,
            all_at_once: bool, stock_out: bool, players: int, round_number: int) -> PlayerScore:
-    variables = _variables(went_out, all_at_once, stock_out, players, round_number)
+    # The hot path of the solver and the rules diff: no helper calls, card names read only when asked for.
+    variables: dict[str, int | bool] = {"went_out": went_out, "all_at_once": all_at_once, "stock_out": stock_out,
+                                        "players": players, "round": round_number}
     score = int(_formula(ruleset)(RoundEnv(ruleset, hand, melds, variables)))
     meld_points = sum(m.points or 0 for m in melds) if ruleset.scoring.meld_points is not None else None
     table = _hand_table_cached(ruleset)
-    values = tuple(ruleset.hand_values[table][c] for c in hand) if table is not None else None
+    values = tuple(map(ruleset.hand_values[table].__getitem__, hand)) if table is not None else None
     hand_value = sum(values) if values is not None else None
-    base = ruleset.scoring.better.sign * ((meld_points or 0) - (hand_value or 0))
-    names = ruleset.deck.names
-    shown = tuple(MeldScore(m.kind, tuple([names[c] for c in m.cards]), tuple([names[c] for c in m.reading.stands]),
-                            m.reading.points) for m in melds)
-    return PlayerScore(name, score, went_out, all_at_once, shown, meld_points, tuple([names[c] for c in hand]),
-                       values, hand_value, table, score - base)
+    base = (meld_points or 0) - (hand_value or 0)
+    if ruleset.scoring.better is not Better.HIGHER:
+        base = -base
+    return PlayerScore(name, score, went_out, all_at_once, meld_points, values, hand_value, table, score - base,
+                       ruleset.deck.names, hand, tuple([(m.cards, m.reading) for m in melds]))
 
 
 def hand_table(ruleset: Ruleset) -> str | None:
