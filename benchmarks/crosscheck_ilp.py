@@ -162,11 +162,9 @@ def minus(hand: Sequence[Card], melds: Sequence[Multiset]) -> list[Card]:
 
 def describe(rs: Ruleset, melds: Sequence[Sequence[Card]], left: Sequence[Card]) -> str:
     scored = score_player(rs, melds=melds, hand=left)
-    names = rs.deck.names_of
-    parts = [f"{m.kind} [{' '.join(names(m.cards))}] as [{' '.join(names(m.reading.stands))}] = {m.points}"
-             for m in scored.melds]
+    parts = [f"{m.kind} [{' '.join(m.cards)}] as [{' '.join(m.reading)}] = {m.points}" for m in scored.melds]
     return (f"score {scored.score}: " + "; ".join(parts)
-            + f"; left [{' '.join(names(left))}] = {scored.hand_value}")
+            + f"; left [{' '.join(scored.hand)}] = {scored.hand_value}")
 
 
 def main() -> None:

@@ -229,12 +229,11 @@ def score(
 ) -> None:
     """Score one round: each player's score with meld points, hand value and bonus."""
     from loba_dsl.render import round_text
-    from loba_dsl.scoring.rounds import score_round
-    from loba_dsl.scoring.score_sheets import read_round
+    from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
 
     text, source = _read_text(file)
     rs = _guard(lambda: _load(ruleset))
-    result = _guard(lambda: score_round(read_round(text, rs, source=source, lang=lang), rs))
+    result = _guard(lambda: score_round_sheet(read_round(text, rs, source=source, lang=lang), rs))
     _emit(_dumps(result.to_dict()) if as_json else round_text(result))
 
 
@@ -250,12 +249,11 @@ def match(
 ) -> None:
     """Play a whole match: standings after every round, eliminations, re-entries, the winner."""
     from loba_dsl.render import match_text
-    from loba_dsl.scoring.match_play import play_match
-    from loba_dsl.scoring.score_sheets import read_match
+    from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
 
     text, source = _read_text(file)
     rs = _guard(lambda: _load(ruleset))
-    result = _guard(lambda: play_match(read_match(text, rs, source=source, lang=lang), rs, target=target))
+    result = _guard(lambda: play_match_sheet(read_match(text, rs, source=source, lang=lang), rs, target=target))
     _emit(_dumps(result.to_dict()) if as_json else match_text(result))
 
 

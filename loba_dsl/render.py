@@ -89,9 +89,7 @@ def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
 
 def round_text(score: RoundScore) -> str:
     """Each player's round score with its parts, card by card."""
-    rs = score.ruleset
-    names = rs.deck.names
-    head = f"round under {rs.name} ({score.n_players} players"
+    head = f"round under {score.ruleset} ({score.n_players} players"
     head += ", the stock ran out)" if score.stock_out else ")"
     lines = [head]
     for p in score.players:
@@ -100,13 +98,13 @@ def round_text(score: RoundScore) -> str:
         if p.melds:
             parts = []
             for m in p.melds:
-                shown = " ".join(names[c] for c in m.cards)
+                shown = " ".join(m.cards)
                 parts.append(f"{m.kind} {shown}" + (f" = {m.points}" if m.points is not None else ""))
             total = f"  → {p.meld_points}" if p.meld_points is not None else ""
             lines.append(f"  melds: {'; '.join(parts)}{total}")
         if p.hand_table is not None:
             if p.hand and p.hand_values is not None:
-                cards = " + ".join(f"{names[c]} {v}" for c, v in zip(p.hand, p.hand_values, strict=True))
+                cards = " + ".join(f"{c} {v}" for c, v in zip(p.hand, p.hand_values, strict=True))
                 lines.append(f"  hand ({p.hand_table}): {cards}  → {p.hand_value}")
             else:
                 lines.append(f"  hand ({p.hand_table}): empty  → 0")
@@ -117,8 +115,7 @@ def round_text(score: RoundScore) -> str:
 
 def match_text(result: MatchResult) -> str:
     """Standings after every round, eliminations, re-entries and the winner."""
-    rs = result.ruleset
-    rules = rs.match
+    rules = result.rules
     facts = []
     if rules.eliminate_at is not None:
         facts.append(f"eliminated at {rules.eliminate_at}")
@@ -126,7 +123,7 @@ def match_text(result: MatchResult) -> str:
         facts.append(f"at most {rules.reentry.max} re-entries")
     if result.target is not None and rules.end is MatchEnd.TARGET:
         facts.append(f"target {result.target}")
-    lines = [f"match under {rs.name}" + (f" ({', '.join(facts)})" if facts else "")]
+    lines = [f"match under {result.ruleset}" + (f" ({', '.join(facts)})" if facts else "")]
     players = [p.name for p in result.players]
     width = max([len(n) for n in players] + [12])
     lines.append(("round  " + "  ".join(f"{n:<{width}}" for n in players)).rstrip())

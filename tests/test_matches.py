@@ -20,8 +20,8 @@ from typer.testing import CliRunner, Result
 from loba_cli.main import app
 from loba_dsl.errors import LobaError, LobaErrors
 from loba_dsl.rules.loading import load
-from loba_dsl.scoring.match_play import MatchResult, RoundResult, play_match
-from loba_dsl.scoring.score_sheets import read_match
+from loba_dsl.scoring.match_play import MatchResult, RoundResult
+from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +35,7 @@ def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
 
 def play(text: str, ruleset: str = "menos", *, target: int | None = None, source: str = "match.txt") -> MatchResult:
     rs = load(ruleset)
-    return play_match(read_match(text, rs, source=source), rs, target=target)
+    return play_match_sheet(read_match(text, rs, source=source), rs, target=target)
 
 
 def run(*args: str) -> Result:

@@ -22,8 +22,8 @@ from loba_dsl.errors import LobaError, LobaErrors
 from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import contract, opening
-from loba_dsl.scoring.rounds import PlayerScore, RoundScore, score_player, score_round
-from loba_dsl.scoring.score_sheets import read_round
+from loba_dsl.scoring.rounds import PlayerScore, RoundScore, score_player
+from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +62,7 @@ def all_errors(error: LobaError) -> list[LobaError]:
 
 def round_of(text: str, ruleset: str, source: str = "round.txt") -> RoundScore:
     rs = load(ruleset)
-    return score_round(read_round(text, rs, source=source), rs)
+    return score_round_sheet(read_round(text, rs, source=source), rs)
 
 
 def by_name(result: RoundScore) -> dict[str, PlayerScore]:

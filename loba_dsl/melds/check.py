@@ -16,7 +16,8 @@ from typing import Any
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import check_copies
 from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.melds.matcher import HEAD, Failure, Outcome, Reading, matcher_for
+from loba_dsl.melds.explain import explain
+from loba_dsl.melds.matcher import Outcome, Reading, matcher_for
 from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 
@@ -82,16 +83,6 @@ class CheckResult:
             "points": self.points,
             "reasons": self.reasons(),
         }
-
-
-def explain(ruleset: Ruleset, failure: Failure) -> str:
-    """One reason in words, naming the rule and where the ruleset says it."""
-    kind = ruleset.kinds[failure.kind_index]
-    if failure.clause == HEAD:
-        text, where = kind.head_text, kind.where
-    else:
-        text, where = kind.clause_text[failure.clause], kind.clause_where[failure.clause]
-    return f"{kind.name}: {failure.message(ruleset.deck.names)} (rule '{text}' at {where})"
 
 
 def check_cards(cards: tuple[Card, ...], ruleset: Ruleset, text: str = "") -> CheckResult:

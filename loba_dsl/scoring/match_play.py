@@ -17,21 +17,34 @@ Every number comes from the ruleset's ``match`` section (``end``,
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from loba_dsl.dsl.evaluate import compile_formula
-from loba_dsl.errors import InputError, LobaError, raise_all
-from loba_dsl.rules.model import Better
+from loba_dsl.errors import LobaError, LobaErrors, raise_all
+from loba_dsl.rules.model import MatchEnd, MatchRules, ReentryScore, Ruleset
+from loba_dsl.scoring import round_checks
+from loba_dsl.scoring.model import (
+    SCHEMA_VERSION,
+    MatchEvent,
+    MatchRound,
+    Part,
+    PartError,
+    PlayerPoints,
+    PlayerRound,
+    Reentry,
+    RoundFacts,
+)
+from loba_dsl.scoring.rounds import RoundEnv, RoundScore, score_round
 
-if TYPE_CHECKING:
-    from loba_dsl.rules.model import Ruleset
-    from loba_dsl.scoring.rounds import RoundScore
-    from loba_dsl.scoring.score_sheets import MatchSheet, RoundSheet
+__all__ = ["MatchResult", "RoundResult", "Standing", "play_match"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Standing:
+    """A player's place in the match after its last event."""
+
     name: str
     total: int = 0
     active: bool = True
@@ -39,21 +52,31 @@ class Standing:
     eliminated_in: int | None = None
     out_for_good: bool = False
 
+    @property
+    def status(self) -> str:
+        return "in" if self.active else "out for good" if self.out_for_good else "eliminated"
+
     def to_dict(self) -> dict[str, Any]:
-        status = "in" if self.active else "out for good" if self.out_for_good else "eliminated"
-        return {"name": self.name, "total": self.total, "status": status, "reentries": self.reentries}
+        return {"name": self.name, "total": self.total, "status": self.status, "reentries": self.reentries}
 
 
-@dataclass
+@dataclass(frozen=True)
 class RoundResult:
+    """One round of the match: its scores, the totals after it, who fell, who re-entered, the standings.
+
+    ``reentries`` and ``standings`` include the re-entries decided right after the round.
+    """
+
     number: int
     scores: dict[str, int]
-    totals: dict[str, int] = field(default_factory=dict)
-    eliminated: list[str] = field(default_factory=list)
-    out_for_good: list[str] = field(default_factory=list)
-    reentries: list[dict[str, Any]] = field(default_factory=list)
-    detail: RoundScore | None = None
-    standings: list[dict[str, Any]] = field(default_factory=list)
+    totals: dict[str, int]
+    eliminated: list[str]
+    out_for_good: list[str]
+    reentries: list[dict[str, Any]]
+    """``{"name", "score", "reentry"}``: who re-entered, at which total, their how-many-th re-entry."""
+    detail: RoundScore | None
+    """The round's scoring, card by card (``None`` for a round kept in points)."""
+    standings: list[dict[str, Any]]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,19 +90,24 @@ class RoundResult:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class MatchResult:
-    ruleset: Ruleset
+    """A match so far: every round, the standings, and the winners once it is over."""
+
+    ruleset: str
+    rules: MatchRules
+    """The ruleset's ``match`` section, as it was applied."""
     target: int | None
-    players: list[Standing]
-    rounds: list[RoundResult]
+    players: tuple[Standing, ...]
+    rounds: tuple[RoundResult, ...]
     winners: list[str]
     over: bool
     how: str
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "ruleset": self.ruleset.name,
+            "schema_version": SCHEMA_VERSION,
+            "ruleset": self.ruleset,
             "target": self.target,
             "rounds": [r.to_dict() for r in self.rounds],
             "standings": [p.to_dict() for p in self.players],
@@ -89,96 +117,147 @@ class MatchResult:
         }
 
 
+@dataclass
+class _Seat:
+    """A player's standing while the match is played."""
+
+    name: str
+    total: int = 0
+    active: bool = True
+    reentries: int = 0
+    eliminated_in: int | None = None
+    out_for_good: bool = False
+
+    def standing(self) -> Standing:
+        return Standing(self.name, self.total, self.active, self.reentries, self.eliminated_in, self.out_for_good)
+
+
+@dataclass
+class _Round:
+    """A round's result while the re-entries after it are still to come."""
+
+    number: int
+    scores: dict[str, int]
+    detail: RoundScore | None
+    totals: dict[str, int] = field(default_factory=dict)
+    eliminated: list[str] = field(default_factory=list)
+    out_for_good: list[str] = field(default_factory=list)
+    reentries: list[dict[str, Any]] = field(default_factory=list)
+    standings: list[dict[str, Any]] = field(default_factory=list)
+
+    def result(self) -> RoundResult:
+        return RoundResult(self.number, self.scores, self.totals, self.eliminated, self.out_for_good, self.reentries,
+                           self.detail, self.standings)
+
+
+def _at(event: int, error: LobaError) -> LobaError:
+    """``error`` (one or several) about parts of match event ``event``."""
+    errors = error.errors if isinstance(error, LobaErrors) else (error,)
+    placed = [e.within(event) if isinstance(e, PartError) else e for e in errors]
+    return placed[0] if len(placed) == 1 else LobaErrors(placed)
+
+
 class _Match:
-    def __init__(self, ruleset: Ruleset, sheet: MatchSheet, target: int | None) -> None:
+    def __init__(self, ruleset: Ruleset, players: Sequence[str] | None, target: int | None) -> None:
         self.rs = ruleset
         rules = ruleset.match
         self.end = rules.end
         self.eliminate_at = rules.eliminate_at
-        self.target = target if target is not None else sheet.target if sheet.target is not None else rules.target
+        self.target = target if target is not None else rules.target
         self.max_reentries = rules.max_reentries
-        self.higher = ruleset.scoring.better is Better.HIGHER
-        self.sheet = sheet
-        self.players: dict[str, Standing] = {}
-        for name in sheet.players or []:
-            self.players[name] = Standing(name)
-        lo, hi = ruleset.players.min, ruleset.players.max
-        if sheet.players is not None and not lo <= len(sheet.players) <= hi:
-            raise InputError(f"{ruleset.name} is played by {lo} to {hi} players, not {len(sheet.players)}",
-                             location=sheet.events[0].where if sheet.events else None)
-        self.rounds: list[RoundResult] = []
+        self.sign = ruleset.scoring.better.sign
+        self.players: dict[str, _Seat] = {name: _Seat(name) for name in players or ()}
+        if players is not None and len(self.players) < len(players):
+            twice = next(n for i, n in enumerate(players) if n in players[:i])
+            raise PartError(f"player '{twice}' is listed twice")
+        if players is not None and not ruleset.players.allows(len(players)):
+            lo, hi = ruleset.players.min, ruleset.players.max
+            raise PartError(f"{ruleset.name} is played by {lo} to {hi} players, not {len(players)}", part=Part(0))
+        self.rounds: list[_Round] = []
         self.winners: list[str] = []
         self.over = False
         self.how = "the match is not over"
+        self.event = -1
 
     def best(self, names: list[str]) -> list[str]:
-        totals = [self.players[n].total for n in names]
-        top = max(totals) if self.higher else min(totals)
-        return [n for n in names if self.players[n].total == top]
+        top = max(self.sign * self.players[n].total for n in names)
+        return [n for n in names if self.sign * self.players[n].total == top]
 
     def active(self) -> list[str]:
         return [p.name for p in self.players.values() if p.active]
 
-    def run(self) -> MatchResult:
-        from loba_dsl.scoring.score_sheets import Reentry
-
-        for event in self.sheet.events:
+    def run(self, events: Iterable[MatchEvent]) -> MatchResult:
+        for i, event in enumerate(events):
+            self.event = i
             if isinstance(event, Reentry):
-                self.reenter(event)
+                self.reenter(event.name)
             else:
                 self.settle()
                 if self.over:
-                    raise InputError(f"the match is already over ({self.how}), but another round follows",
-                                     location=event.where)
+                    raise PartError(f"the match is already over ({self.how}), but another round follows",
+                                    part=Part(i))
                 self.round(event)
         self.settle()
-        return MatchResult(self.rs, self.target, list(self.players.values()), self.rounds, self.winners, self.over,
-                           self.how)
+        rules = self.rs.match
+        return MatchResult(self.rs.name, rules, self.target, tuple(p.standing() for p in self.players.values()),
+                           tuple(r.result() for r in self.rounds), self.winners, self.over, self.how)
 
-    def round(self, sheet: RoundSheet) -> None:
-        from loba_dsl.scoring.rounds import score_round
-
-        number = sheet.number if sheet.number is not None else len(self.rounds) + 1
+    def round(self, event: MatchRound) -> None:
+        i = self.event
+        number = event.number if event.number is not None else len(self.rounds) + 1
+        players: Sequence[PlayerRound | PlayerPoints] = event.players
         if not self.players:
-            for p in sheet.players:
-                self.players[p.name] = Standing(p.name)
+            for p in players:
+                self.players[p.name] = _Seat(p.name)
         errors: list[LobaError] = []
-        for p in sheet.players:
-            standing = self.players.get(p.name)
-            if standing is None:
-                errors.append(InputError(f"round {number}: '{p.name}' is not a player of this match",
-                                         location=p.where))
-            elif not standing.active:
-                errors.append(InputError(f"round {number}: {p.name} was eliminated and has not re-entered",
-                                         location=p.where))
-        missing = [n for n in self.active() if all(p.name != n for p in sheet.players)]
+        for j, p in enumerate(players):
+            seat = self.players.get(p.name)
+            if seat is None:
+                errors.append(PartError(f"round {number}: '{p.name}' is not a player of this match",
+                                        part=Part(i, j)))
+            elif not seat.active:
+                errors.append(PartError(f"round {number}: {p.name} was eliminated and has not re-entered",
+                                        part=Part(i, j)))
+        missing = [n for n in self.active() if all(p.name != n for p in players)]
         if missing:
-            errors.append(InputError(f"round {number} has no line for {', '.join(missing)}", location=sheet.where))
+            errors.append(PartError(f"round {number} has no line for {', '.join(missing)}", part=Part(i)))
         raise_all(errors)
+        facts = RoundFacts(len(players), number, event.stock_out)
         detail = None
-        if sheet.points_only:
-            scores = {p.name: int(p.points or 0) for p in sheet.players}
+        cards = [p for p in players if isinstance(p, PlayerRound)]
+        if len(cards) < len(players):
+            if cards:
+                first = next(j for j, p in enumerate(players) if isinstance(p, PlayerRound))
+                raise PartError("a round gives either each player's points or their cards, not both",
+                                part=Part(i, first))
+            points = [p for p in players if isinstance(p, PlayerPoints)]
+            raise_all([e.within(i) for e in (*round_checks.distinct_names(points),
+                                             *round_checks.going_out(self.rs, points, event.stock_out))])
+            scores = {p.name: p.points for p in points}
         else:
-            detail = score_round(sheet, self.rs, players=len(sheet.players), round_number=number)
+            try:
+                detail = score_round(self.rs, cards, facts)
+            except LobaError as e:
+                raise _at(i, e) from None
             scores = {p.name: p.score for p in detail.players}
-        result = RoundResult(number, scores, detail=detail)
+        result = _Round(number, scores, detail)
         for name, score in scores.items():
             self.players[name].total += score
         if detail is not None and self.rs.match.instant_win is not None:
-            self.instant(detail, result)
+            self.instant(cards, facts)
         if not self.over and self.eliminate_at is not None:
             for name in self.active():
-                standing = self.players[name]
-                if standing.total >= int(self.eliminate_at):
-                    standing.active = False
-                    standing.eliminated_in = number
+                seat = self.players[name]
+                if seat.total >= int(self.eliminate_at):
+                    seat.active = False
+                    seat.eliminated_in = number
                     result.eliminated.append(name)
-                    if standing.reentries >= self.max_reentries:
-                        standing.out_for_good = True
+                    if seat.reentries >= self.max_reentries:
+                        seat.out_for_good = True
                         result.out_for_good.append(name)
         result.totals = {p.name: p.total for p in self.players.values()}
         self.rounds.append(result)
-        if not self.over and self.end == "target" and self.target is not None:
+        if not self.over and self.end is MatchEnd.TARGET and self.target is not None:
             reached = [n for n in scores if self.players[n].total >= int(self.target)]
             if reached:
                 self.over = True
@@ -186,23 +265,19 @@ class _Match:
                 self.how = f"{', '.join(reached)} reached {self.target} in round {number}"
         self.snapshot()
 
-    def instant(self, detail: RoundScore, result: RoundResult) -> None:
-        from loba_dsl.scoring.rounds import _Env
-
+    def instant(self, players: Sequence[PlayerRound], facts: RoundFacts) -> None:
         assert self.rs.match.instant_win is not None
-        for p in detail.players:
-            env = _Env(self.rs, p.hand, p.melds, {
-                "went_out": p.went_out, "all_at_once": p.all_at_once, "stock_out": detail.stock_out,
-                "players": detail.n_players, "round": result.number})
+        for p in players:
+            env = RoundEnv.of(self.rs, p, facts)
             if self.rs.memo("instant win", compile_formula, self.rs.match.instant_win)(env):
                 self.over = True
                 self.winners = [p.name]
-                self.how = f"{p.name} won outright in round {result.number} (match.instant_win)"
+                self.how = f"{p.name} won outright in round {facts.round} (match.instant_win)"
                 return
 
     def settle(self) -> None:
         """Before the next round (re-entries are decided by then): is anyone left?"""
-        if self.over or self.end != "last_standing" or not self.rounds:
+        if self.over or self.end is not MatchEnd.LAST_STANDING or not self.rounds:
             return
         active = self.active()
         last = self.rounds[-1]
@@ -216,41 +291,52 @@ class _Match:
             self.winners = self.best(fallen)
             self.how = f"everybody left went out of the match in round {last.number}: the best total wins"
 
-    def reenter(self, event: Any) -> None:
-        name, where = event.name, event.where
+    def reenter(self, name: str) -> None:
+        at = Part(self.event)
         if not self.rounds:
-            raise InputError(f"'reenter {name}' comes before any round", location=where)
+            raise PartError(f"'reenter {name}' comes before any round", part=at)
         number = self.rounds[-1].number
-        standing = self.players.get(name)
-        if standing is None:
-            raise InputError(f"after round {number}: '{name}' is not a player of this match", location=where)
+        seat = self.players.get(name)
+        if seat is None:
+            raise PartError(f"after round {number}: '{name}' is not a player of this match", part=at)
         if self.max_reentries == 0:
-            raise InputError(f"after round {number}: {self.rs.name} has no re-entry (match.reentry)", location=where)
-        if standing.active:
-            raise InputError(f"after round {number}: {name} is not eliminated, so cannot re-enter", location=where)
-        if standing.eliminated_in != number:
-            raise InputError(
-                f"after round {number}: {name} was eliminated in round {standing.eliminated_in}; re-entry is "
-                f"decided right after that round", location=where)
-        if standing.reentries >= self.max_reentries:
-            raise InputError(
-                f"after round {number}: {name} has already re-entered {standing.reentries} times "
-                f"(at most {self.max_reentries})", location=where)
+            raise PartError(f"after round {number}: {self.rs.name} has no re-entry (match.reentry)", part=at)
+        if seat.active:
+            raise PartError(f"after round {number}: {name} is not eliminated, so cannot re-enter", part=at)
+        if seat.eliminated_in != number:
+            raise PartError(
+                f"after round {number}: {name} was eliminated in round {seat.eliminated_in}; re-entry is "
+                f"decided right after that round", part=at)
+        if seat.reentries >= self.max_reentries:
+            raise PartError(
+                f"after round {number}: {name} has already re-entered {seat.reentries} times "
+                f"(at most {self.max_reentries})", part=at)
         still_in = [p.total for p in self.players.values() if p.active]
         if not still_in:
-            raise InputError(f"after round {number}: nobody is still in, so {name} cannot re-enter", location=where)
-        standing.total = max(still_in)  # reentry.score: highest_remaining
-        standing.active = True
-        standing.out_for_good = False
-        standing.reentries += 1
+            raise PartError(f"after round {number}: nobody is still in, so {name} cannot re-enter", part=at)
+        reentry = self.rs.match.reentry
+        assert reentry is not None  # max_reentries > 0
+        if reentry.score is ReentryScore.HIGHEST_REMAINING:
+            seat.total = max(still_in)
+        seat.active = True
+        seat.out_for_good = False
+        seat.reentries += 1
         last = self.rounds[-1]
-        last.reentries.append({"name": name, "score": standing.total, "reentry": standing.reentries})
+        last.reentries.append({"name": name, "score": seat.total, "reentry": seat.reentries})
         self.snapshot()
 
     def snapshot(self) -> None:
-        self.rounds[-1].standings = [p.to_dict() for p in self.players.values()]
+        self.rounds[-1].standings = [p.standing().to_dict() for p in self.players.values()]
 
 
-def play_match(sheet: MatchSheet, ruleset: Ruleset, *, target: int | None = None) -> MatchResult:
-    """Run a parsed match file under a ruleset."""
-    return _Match(ruleset, sheet, target).run()
+def play_match(ruleset: Ruleset, rounds: Iterable[MatchEvent], *, players: Sequence[str] | None = None,
+               target: int | None = None) -> MatchResult:
+    """Play a match: its rounds and re-entries, in order, under a ruleset.
+
+    ``players``: the players of the match, in order (by default, those of the
+    first round).  ``target``: the target of a ruleset that ends at one (by
+    default ``match.target``).  A mistake (an unknown player, a re-entry the
+    rules forbid, a round after the end) raises a
+    :class:`~loba_dsl.scoring.model.PartError` naming the event by index.
+    """
+    return _Match(ruleset, players, target).run(rounds)

@@ -1,8 +1,11 @@
 """Scoring a round: every formula comes from the ruleset's DSL.
 
-:func:`score_player` is the in-process API (cards already parsed);
-:func:`score_round` scores a parsed round file, after checking that every meld
-on a table is legal and that all the cards together fit the deck.
+:func:`score_round` scores a whole round given as domain objects
+(:class:`~loba_dsl.scoring.model.PlayerRound` per player and the
+:class:`~loba_dsl.scoring.model.RoundFacts`), after checking that it can have
+happened (:mod:`loba_dsl.scoring.round_checks`) and that every meld on a table is
+legal.  :func:`score_player` scores one player's cards without those checks
+(the solver's and the rules diff's hot path; an illegal meld still raises).
 
 The parts shown beside a score are generic, not per variant: the meld points
 (the ruleset's ``scoring.meld_points`` table over each meld's best reading),
@@ -10,24 +13,30 @@ the value of the hand (the first value table the round formula applies to
 ``hand``), and the bonus, which is whatever the formula adds beyond those two
 (``score - (meld points - hand)`` where higher totals are better,
 ``score - (hand - meld points)`` where lower ones are).
+
+Results are frozen and carry card names, so they read without the ruleset.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, NamedTuple
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
-from loba_dsl.errors import InputError, LobaError, raise_all
+from loba_dsl.errors import LobaError, raise_all
+from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Reading
 from loba_dsl.melds.matcher import matcher_for as matcher
-from loba_dsl.rules.model import Better, GoingOut
+from loba_dsl.rules.model import Better, Ruleset
+from loba_dsl.scoring import round_checks
+from loba_dsl.scoring.model import SCHEMA_VERSION, Part, PartError, PlayerRound, RoundFacts
 
-if TYPE_CHECKING:
-    from loba_dsl.rules.model import Ruleset
-    from loba_dsl.scoring.score_sheets import RoundSheet
+__all__ = ["MeldScore", "PlayerScore", "RoundEnv", "RoundScore", "ScoredMeld", "hand_table", "read_meld",
+           "score_player", "score_round"]
+
 
 class ScoredMeld:
     """A meld on a table, read the best way; what formulas can ask of it."""
@@ -74,36 +83,75 @@ def read_meld(ruleset: Ruleset, cards: Sequence[Card]) -> ScoredMeld | None:
     return ScoredMeld(ruleset, tuple(cards), best)
 
 
+def _illegal_meld(ruleset: Ruleset, name: str, cards: Sequence[Card], part: Part) -> PartError:
+    """``name``'s meld is not legal: the error, with up to three reasons why."""
+    failures = matcher(ruleset).match(cards).failures
+    why = "; ".join(explain(ruleset, f) for f in failures[:3])
+    shown = " ".join(ruleset.deck.names_of(cards))
+    return PartError(f"{name}'s meld '{shown}' is not legal under {ruleset.name}", part=part, hint=why or None)
+
+
+class MeldScore(NamedTuple):
+    """A meld on a player's table as scored: its kind, its cards, what they stand for, its points."""
+
+    kind: str
+    cards: tuple[str, ...]
+    reading: tuple[str, ...]
+    """The card each one stands for (a wild's stand-in), in meld order."""
+    points: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": list(self.cards), "reading": list(self.reading), "points": self.points}
+
+
 @dataclass(frozen=True)
 class PlayerScore:
-    """A player's round score, with the parts a person can check card by card."""
+    """A player's round score, with the parts a person can check card by card.
+
+    ``melds`` and ``hand`` give cards by name; they are read from the deck's
+    names (carried inside, so no ruleset is needed) the first time they are asked
+    for, since the solver and the rules diff score many rounds and read only the
+    numbers.
+    """
 
     name: str
     score: int
     went_out: bool
     all_at_once: bool
-    melds: tuple[ScoredMeld, ...]
     meld_points: int | None
-    hand: tuple[Card, ...]
     hand_values: tuple[int, ...] | None
+    """The value of each card in hand, by ``hand_table``, in hand order."""
     hand_value: int | None
     hand_table: str | None
     bonus: int
+    _names: tuple[str, ...] = field(repr=False, compare=False)
+    _hand: tuple[Card, ...] = field(repr=False)
+    _melds: tuple[tuple[tuple[Card, ...], Reading], ...] = field(repr=False)
 
-    def to_dict(self, ruleset: Ruleset) -> dict[str, Any]:
-        names = ruleset.deck.names
+    @cached_property
+    def melds(self) -> tuple[MeldScore, ...]:
+        """The melds on the player's table, each read the best way."""
+        name_of = self._names.__getitem__
+        return tuple([MeldScore(r.kind, tuple(map(name_of, cards)), tuple(map(name_of, r.stands)), r.points)
+                      for cards, r in self._melds])
+
+    @cached_property
+    def hand(self) -> tuple[str, ...]:
+        """The cards left in hand, by name."""
+        return tuple(map(self._names.__getitem__, self._hand))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema_version": SCHEMA_VERSION, **self._fields()}
+
+    def _fields(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "score": self.score,
             "went_out": self.went_out,
             "all_at_once": self.all_at_once,
-            "melds": [
-                {"kind": m.kind, "cards": [names[c] for c in m.cards],
-                 "reading": [names[c] for c in m.reading.stands], "points": m.points}
-                for m in self.melds
-            ],
+            "melds": [m.to_dict() for m in self.melds],
             "meld_points": self.meld_points,
-            "hand": [names[c] for c in self.hand],
+            "hand": list(self.hand),
             "hand_values": list(self.hand_values) if self.hand_values is not None else None,
             "hand_value": self.hand_value,
             "hand_table": self.hand_table,
@@ -113,22 +161,25 @@ class PlayerScore:
 
 @dataclass(frozen=True)
 class RoundScore:
-    ruleset: Ruleset
+    """Every player's score in one round, under the ruleset named ``ruleset``."""
+
+    ruleset: str
     players: tuple[PlayerScore, ...]
     stock_out: bool
     n_players: int
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "ruleset": self.ruleset.name,
-            "players": [p.to_dict(self.ruleset) for p in self.players],
+            "schema_version": SCHEMA_VERSION,
+            "ruleset": self.ruleset,
+            "players": [p._fields() for p in self.players],
             "stock_out": self.stock_out,
             "n_players": self.n_players,
         }
 
 
-class _Env:
-    """What a round formula sees for one player."""
+class RoundEnv:
+    """What a round formula (or ``match.instant_win``) sees for one player."""
 
     __slots__ = ("hand", "melds", "ruleset", "vars")
 
@@ -138,6 +189,18 @@ class _Env:
         self.hand = hand
         self.melds = melds
         self.vars = variables
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, player: PlayerRound, facts: RoundFacts) -> RoundEnv:
+        """The environment of one player's round; an illegal meld raises :class:`PartError`."""
+        melds = []
+        for j, cards in enumerate(player.melds):
+            meld = read_meld(ruleset, cards)
+            if meld is None:
+                raise _illegal_meld(ruleset, player.name, cards, Part(meld=j))
+            melds.append(meld)
+        return cls(ruleset, player.hand, tuple(melds), _variables(player.went_out, player.all_at_once, facts.stock_out,
+                                                                  facts.players, facts.round))
 
     def variable(self, name: str) -> Any:
         if name == "hand":
@@ -161,13 +224,37 @@ class _Env:
         return best.points
 
 
-def hand_table(ruleset: Ruleset) -> str | None:
-    """The first value table the round formula applies to the hand."""
-    for e in A.walk(ruleset.scoring.round):
-        if isinstance(e, A.Call) and e.name in ruleset.tables and any(
-                isinstance(arg.value, A.Var) and arg.value.name == "hand" for arg in e.args):
-            return e.name
-    return None
+def _variables(went_out: bool, all_at_once: bool, stock_out: bool, players: int,
+               round_number: int) -> dict[str, int | bool]:
+    return {"went_out": went_out, "all_at_once": all_at_once, "stock_out": stock_out, "players": players,
+            "round": round_number}
+
+
+def score_round(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFacts) -> RoundScore:
+    """Score every player of a round, after checking that the round can have happened and its melds are legal.
+
+    Every problem is reported at once (a :class:`~loba_dsl.scoring.model.PartError`,
+    or several in a :class:`~loba_dsl.errors.LobaErrors`), each naming the
+    player, meld or card by position.
+    """
+    errors: list[LobaError] = [*round_checks.distinct_names(players),
+                               *round_checks.table_size(ruleset, len(players), facts.players),
+                               *round_checks.going_out(ruleset, players, facts.stock_out)]
+    read: list[tuple[ScoredMeld, ...]] = []
+    for i, p in enumerate(players):
+        melds = []
+        for j, cards in enumerate(p.melds):
+            meld = read_meld(ruleset, cards)
+            if meld is None:
+                errors.append(_illegal_meld(ruleset, p.name, cards, Part(player=i, meld=j)))
+            else:
+                melds.append(meld)
+        read.append(tuple(melds))
+    errors.extend(round_checks.cards_fit_the_deck(ruleset, players))
+    raise_all(errors)
+    out = tuple(_score(ruleset, p.name, melds, p.hand, p.went_out, p.all_at_once, facts.stock_out, facts.players,
+                       facts.round) for p, melds in zip(players, read, strict=True))
+    return RoundScore(ruleset.name, out, facts.stock_out, facts.players)
 
 
 def score_player(
@@ -179,36 +266,47 @@ def score_player(
     went_out: bool = False,
     all_at_once: bool = False,
     stock_out: bool = False,
-    players: int = 4,
+    players: int | None = None,
     round_number: int = 1,
 ) -> PlayerScore:
-    """Score one player's round.  An illegal meld raises :class:`InputError`."""
+    """Score one player's round, without the round's checks; ``players`` defaults to ``players.default``.
+
+    An illegal meld raises :class:`~loba_dsl.scoring.model.PartError`.
+    """
     scored = []
-    for cards in melds:
+    for j, cards in enumerate(melds):
         meld = read_meld(ruleset, cards)
         if meld is None:
-            shown = " ".join(ruleset.deck.names_of(cards))
-            raise InputError(f"{name}'s meld '{shown}' is not legal under {ruleset.name}")
+            raise _illegal_meld(ruleset, name, cards, Part(meld=j))
         scored.append(meld)
-    return _score(ruleset, name, tuple(scored), tuple(hand), went_out, all_at_once, stock_out, players, round_number)
+    n = ruleset.players.default if players is None else players
+    return _score(ruleset, name, tuple(scored), tuple(hand), went_out, all_at_once, stock_out, n, round_number)
 
 
 def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tuple[Card, ...], went_out: bool,
            all_at_once: bool, stock_out: bool, players: int, round_number: int) -> PlayerScore:
-    variables: dict[str, int | bool] = {
-        "went_out": went_out, "all_at_once": all_at_once, "stock_out": stock_out,
-        "players": players, "round": round_number,
-    }
-    score = int(_formula(ruleset)(_Env(ruleset, hand, melds, variables)))
+    # The hot path of the solver and the rules diff: no helper calls, card names read only when asked for.
+    variables: dict[str, int | bool] = {"went_out": went_out, "all_at_once": all_at_once, "stock_out": stock_out,
+                                        "players": players, "round": round_number}
+    score = int(_formula(ruleset)(RoundEnv(ruleset, hand, melds, variables)))
     meld_points = sum(m.points or 0 for m in melds) if ruleset.scoring.meld_points is not None else None
     table = _hand_table_cached(ruleset)
-    values = tuple(ruleset.hand_values[table][c] for c in hand) if table is not None else None
+    values = tuple(map(ruleset.hand_values[table].__getitem__, hand)) if table is not None else None
     hand_value = sum(values) if values is not None else None
     base = (meld_points or 0) - (hand_value or 0)
     if ruleset.scoring.better is not Better.HIGHER:
         base = -base
-    return PlayerScore(name, score, went_out, all_at_once, melds, meld_points, hand, values, hand_value, table,
-                       score - base)
+    return PlayerScore(name, score, went_out, all_at_once, meld_points, values, hand_value, table, score - base,
+                       ruleset.deck.names, hand, tuple([(m.cards, m.reading) for m in melds]))
+
+
+def hand_table(ruleset: Ruleset) -> str | None:
+    """The first value table the round formula applies to the hand."""
+    for e in A.walk(ruleset.scoring.round):
+        if isinstance(e, A.Call) and e.name in ruleset.tables and any(
+                isinstance(arg.value, A.Var) and arg.value.name == "hand" for arg in e.args):
+            return e.name
+    return None
 
 
 def _formula(ruleset: Ruleset) -> Callable[[Any], Any]:
@@ -226,70 +324,3 @@ def _hand_table_cached(ruleset: Ruleset) -> str | None:
     return ruleset.memo("hand table", hand_table, ruleset)
 
 
-def score_round(sheet: RoundSheet, ruleset: Ruleset, *, players: int | None = None,
-                round_number: int | None = None) -> RoundScore:
-    """Score every player of a parsed round, after checking melds and the deck."""
-    from loba_dsl.cards.notation import ParsedCards, check_copies
-
-    errors: list[LobaError] = []
-    n = players or sheet.n_players or len(sheet.players)
-    if not players and sheet.n_players is None:
-        # Not said: the players listed, and at least as many as the ruleset's minimum.
-        n = max(n, ruleset.players.min)
-    if not sheet.bare:
-        errors.extend(_check_table(sheet, ruleset, n))
-    scored_players: list[tuple[Any, tuple[ScoredMeld, ...]]] = []
-    all_cards: list[Card] = []
-    all_spans: list[Any] = []
-    for p in sheet.players:
-        melds = []
-        for m in p.melds:
-            meld = read_meld(ruleset, m.cards)
-            if meld is None:
-                from loba_dsl.melds.check import check_cards, explain
-
-                outcome = check_cards(m.cards, ruleset).outcome
-                why = "; ".join(explain(ruleset, f) for f in outcome.failures[:3])
-                errors.append(InputError(
-                    f"{p.name}'s meld '{' '.join(ruleset.deck.names_of(m.cards))}' is not legal under "
-                    f"{ruleset.name}", location=m.where, hint=why or None))
-            else:
-                melds.append(meld)
-            all_cards.extend(m.cards)
-            all_spans.extend(m.spans)
-        all_cards.extend(p.hand)
-        all_spans.extend(p.hand_spans)
-        scored_players.append((p, tuple(melds)))
-    if all_cards:
-        try:
-            check_copies(ParsedCards(tuple(all_cards), tuple(all_spans)), ruleset.deck,
-                         source=sheet.where.source, text=sheet.text, ruleset=ruleset.name)
-        except LobaError as e:
-            errors.append(e)
-    raise_all(errors)
-    out = tuple(
-        _score(ruleset, p.name, melds, p.hand, p.went_out, p.all_at_once, sheet.stock_out, n,
-               round_number or sheet.number or 1)
-        for p, melds in scored_players
-    )
-    return RoundScore(ruleset, out, sheet.stock_out, n)
-
-
-def _check_table(sheet: RoundSheet, ruleset: Ruleset, n: int) -> list[LobaError]:
-    """The ruleset's number of players, and what a player who went out may keep."""
-    errors: list[LobaError] = []
-    lo, hi = ruleset.players.min, ruleset.players.max
-    if not lo <= n <= hi:
-        errors.append(InputError(f"{ruleset.name} is played by {lo} to {hi} players, not {n}", location=sheet.where))
-    elif len(sheet.players) > n:
-        errors.append(InputError(f"the round lists {len(sheet.players)} players but says there are {n}",
-                                 location=sheet.players[n].where))
-    going_out = ruleset.turn.going_out
-    keep = 1 if going_out is GoingOut.ONE_CARD_LEFT else 0
-    for p in sheet.players:
-        if p.went_out and len(p.hand) > keep:
-            allowed = "one card" if keep else "no cards"
-            errors.append(InputError(
-                f"{p.name} went out, so keeps {allowed} in hand under {ruleset.name} (turn.going_out: {going_out}), "
-                f"but has {len(p.hand)}", location=p.where))
-    return errors

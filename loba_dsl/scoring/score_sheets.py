@@ -1,16 +1,25 @@
-"""Round and match files ("score sheets"): parsing into plain data.
+"""Round and match files ("score sheets"): text in, the engine's domain objects out, locations on the side.
 
 The grammar is ``grammar/sheet.lark``; cards inside it are read with the
 ruleset's own card notation, so they are spelt as in ``loba check`` and every
 error keeps its ``file:line:col``.  A file that is nothing but cards is one
-hand.  Meaning (legal melds, the deck's copies, who may re-enter) is checked
-by :mod:`loba_dsl.scoring.rounds` and :mod:`loba_dsl.scoring.match_play`, which know the rules.
+hand.
+
+:func:`read_round` and :func:`read_match` give the round (or the match's events)
+as :mod:`loba_dsl.scoring.model` objects plus a side map from each
+:class:`~loba_dsl.scoring.model.Part` (a player, a meld, a card) to where it was
+written.  Meaning (legal melds, the deck's copies, who went out, who may
+re-enter) is checked by the engine (:mod:`loba_dsl.scoring.rounds`,
+:mod:`loba_dsl.scoring.match_play`), which names the part; :func:`score_round_sheet`
+and :func:`play_match_sheet` run it and put each error back at its
+``file:line:col``.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -18,11 +27,25 @@ from typing import TYPE_CHECKING
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, Span
 from loba_dsl.errors import InputError, LobaError, LobaErrors, Location, raise_all
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.match_play import MatchResult, play_match
+from loba_dsl.scoring.model import (
+    MatchEvent,
+    MatchRound,
+    Part,
+    PartError,
+    PlayerPoints,
+    PlayerRound,
+    Reentry,
+    RoundFacts,
+)
+from loba_dsl.scoring.rounds import RoundScore, score_round
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
-    from loba_dsl.rules.model import Ruleset
+__all__ = ["MAX_SHEET", "MatchSheet", "RoundSheet", "is_bare_hand", "place", "play_match_sheet", "read_match",
+           "read_round", "score_round_sheet"]
 
 MAX_SHEET = 1_000_000
 """Largest sheet accepted, in characters."""
@@ -32,7 +55,67 @@ _KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|r
 
 
 @dataclass(frozen=True)
-class SheetMeld:
+class RoundSheet:
+    """A parsed round file: the round as the engine takes it, and where each part of it was written."""
+
+    players: tuple[PlayerRound, ...]
+    facts: RoundFacts
+    places: Mapping[Part, Location]
+    """Where each player, meld and card was written (see :func:`place`)."""
+    bare: bool = False
+    """The file was nothing but the cards of one hand."""
+
+
+@dataclass(frozen=True)
+class MatchSheet:
+    """A parsed match file: its players and target if it names them, its events, and where each was written."""
+
+    players: tuple[str, ...] | None
+    target: int | None
+    events: tuple[MatchEvent, ...]
+    places: Mapping[Part, Location]
+
+
+def place(error: LobaError, places: Mapping[Part, Location]) -> LobaError:
+    """``error`` (one or several) with each :class:`PartError` at the place its part was written.
+
+    A part that was not written down itself (a card of a hand read as a whole)
+    is placed where the part holding it was.
+    """
+    errors = error.errors if isinstance(error, LobaErrors) else (error,)
+    placed: list[LobaError] = []
+    for e in errors:
+        if isinstance(e, PartError) and e.location is None:
+            part: Part | None = e.part
+            while part is not None and part not in places:
+                part = part.broader()
+            e = e.placed(places[part] if part is not None else None)
+        placed.append(e)
+    return placed[0] if len(placed) == 1 else LobaErrors(placed)
+
+
+def score_round_sheet(sheet: RoundSheet, ruleset: Ruleset) -> RoundScore:
+    """Score a parsed round file; an error is raised at its ``file:line:col``."""
+    try:
+        return score_round(ruleset, sheet.players, sheet.facts)
+    except LobaError as e:
+        raise place(e, sheet.places) from None
+
+
+def play_match_sheet(sheet: MatchSheet, ruleset: Ruleset, *, target: int | None = None) -> MatchResult:
+    """Play a parsed match file; ``target`` overrides the file's ``target:`` line, which overrides the ruleset's."""
+    try:
+        return play_match(ruleset, sheet.events, players=sheet.players,
+                          target=target if target is not None else sheet.target)
+    except LobaError as e:
+        raise place(e, sheet.places) from None
+
+
+# ---------------------------------------------------------------- parsing
+
+
+@dataclass(frozen=True)
+class _Meld:
     """A meld as written on a player's table line."""
 
     cards: tuple[Card, ...]
@@ -41,12 +124,12 @@ class SheetMeld:
 
 
 @dataclass
-class PlayerEntry:
-    """One player's part of a round: melds on the table, cards in hand, going out."""
+class _Entry:
+    """One player's part of a round as it is read: melds on the table, cards in hand, going out."""
 
     name: str
     where: Location
-    melds: list[SheetMeld] = field(default_factory=list)
+    melds: list[_Meld] = field(default_factory=list)
     hand: tuple[Card, ...] = ()
     hand_spans: tuple[Span, ...] = ()
     went_out: bool = False
@@ -56,32 +139,15 @@ class PlayerEntry:
 
 
 @dataclass
-class RoundSheet:
-    """One round: its players and the round-wide facts."""
+class _Draft:
+    """One round as it is read."""
 
     where: Location
-    players: list[PlayerEntry] = field(default_factory=list)
+    players: list[_Entry] = field(default_factory=list)
     n_players: int | None = None
     stock_out: bool = False
     number: int | None = None
     points_only: bool = False
-    text: str = ""
-    """The whole file, for error displays."""
-    bare: bool = False
-    """The file was nothing but the cards of one hand."""
-
-
-@dataclass(frozen=True)
-class Reentry:
-    name: str
-    where: Location
-
-
-@dataclass
-class MatchSheet:
-    players: list[str] | None = None
-    target: int | None = None
-    events: list[RoundSheet | Reentry] = field(default_factory=list)
 
 
 @functools.cache
@@ -136,6 +202,10 @@ class _Reader:
         except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
             raise InputError(str(e).splitlines()[0], location=self.at(1, 1)) from None
 
+    def span(self, span: Span) -> Location:
+        """Where a card was written."""
+        return self.at(span.line, span.column, span.length)
+
     def cards(self, tok: Token) -> ParsedCards:
         """Read a CARDS token with the deck's notation, keeping file columns."""
         line, column = tok.line or 1, tok.column or 1
@@ -151,6 +221,7 @@ class _Reader:
             return ParsedCards((), ())
 
 
+
 def read_round(text: str, ruleset: Ruleset, *, source: str = "<round>", lang: str | None = None) -> RoundSheet:
     """Parse a round file (or a bare hand) into a :class:`RoundSheet`."""
     reader = _Reader(text, source, ruleset, lang)
@@ -158,16 +229,25 @@ def read_round(text: str, ruleset: Ruleset, *, source: str = "<round>", lang: st
         # Blank out comments, keeping every column where it is.
         bare = "\n".join(line.split("#", 1)[0].ljust(len(line)) for line in text.split("\n"))
         parsed = reader.notation.parse(bare, source=source)
-        player = PlayerEntry("hand", reader.at(1, 1), hand=parsed.cards, hand_spans=parsed.spans)
-        return RoundSheet(reader.at(1, 1), [player], n_players=None, text=text, bare=True)
+        draft = _Draft(reader.at(1, 1), [_Entry("hand", reader.at(1, 1), hand=parsed.cards, hand_spans=parsed.spans)])
+        places: dict[Part, Location] = {}
+        players = _players(reader, draft, None, places)
+        # One hand: at least as many players as the ruleset's minimum.
+        return RoundSheet(players, RoundFacts(max(1, ruleset.players.min)), places, bare=True)
     tree = reader.parse("round")
-    sheet = RoundSheet(reader.at(1, 1), text=text)
+    draft = _Draft(reader.at(1, 1))
     for item in tree.children:
-        _round_item(reader, sheet, item)
+        _round_item(reader, draft, item)
     raise_all(reader.errors)
-    _finish_round(reader, sheet)
+    _finish_round(reader, draft)
     raise_all(reader.errors)
-    return sheet
+    places = {}
+    players = _players(reader, draft, None, places)
+    n = draft.n_players or len(players)
+    if draft.n_players is None:
+        # Not said: the players listed, and at least as many as the ruleset's minimum.
+        n = max(n, ruleset.players.min)
+    return RoundSheet(players, RoundFacts(n, draft.number or 1, draft.stock_out), places)
 
 
 def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: str | None = None) -> MatchSheet:
@@ -176,42 +256,77 @@ def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: st
 
     reader = _Reader(text, source, ruleset, lang)
     tree = reader.parse("match")
-    sheet = MatchSheet()
-    current: RoundSheet | None = None
+    names: list[str] | None = None
+    target: int | None = None
+    events: list[_Draft | tuple[str, Location]] = []
+    current: _Draft | None = None
     for item in tree.children:
         assert isinstance(item, Tree)
         kind = item.data
         loc = reader.at(item.meta.line, item.meta.column)
         if kind == "players_list":
-            sheet.players = [str(t) for t in item.children]
-            dupes = {n for n in sheet.players if sheet.players.count(n) > 1}
+            names = [str(t) for t in item.children]
+            dupes = {n for n in names if names.count(n) > 1}
             if dupes:
                 reader.errors.append(InputError(f"player '{sorted(dupes)[0]}' is listed twice", location=loc))
         elif kind == "target":
-            sheet.target = int(str(item.children[0]))
+            target = int(str(item.children[0]))
         elif kind == "round_start":
             if current is not None:
                 _finish_round(reader, current)
             number = int(str(item.children[0])) if item.children else None
-            current = RoundSheet(loc, number=number, text=text)
-            sheet.events.append(current)
+            current = _Draft(loc, number=number)
+            events.append(current)
         elif kind == "reenter":
             if current is not None:
                 _finish_round(reader, current)
                 current = None
-            sheet.events.append(Reentry(str(item.children[0]), loc))
+            events.append((str(item.children[0]), loc))
         else:
             if current is None:
-                current = RoundSheet(loc, text=text)
-                sheet.events.append(current)
+                current = _Draft(loc)
+                events.append(current)
             _round_item(reader, current, item)
     if current is not None:
         _finish_round(reader, current)
     raise_all(reader.errors)
-    return sheet
+    places: dict[Part, Location] = {}
+    out: list[MatchEvent] = []
+    for i, event in enumerate(events):
+        if isinstance(event, _Draft):
+            places[Part(i)] = event.where
+            players: tuple[PlayerRound, ...] | tuple[PlayerPoints, ...]
+            if event.points_only:
+                players = tuple(PlayerPoints(p.name, p.points or 0, p.went_out) for p in event.players)
+                places.update({Part(i, j): p.where for j, p in enumerate(event.players)})
+            else:
+                players = _players(reader, event, i, places)
+            out.append(MatchRound(players, event.number, event.stock_out))
+        else:
+            name, where = event
+            places[Part(i)] = where
+            out.append(Reentry(name))
+    return MatchSheet(tuple(names) if names is not None else None, target, tuple(out), places)
 
 
-def _round_item(reader: _Reader, sheet: RoundSheet, item: Tree[Token] | Token) -> None:
+def _players(reader: _Reader, draft: _Draft, event: int | None, places: dict[Part, Location]) -> tuple[
+        PlayerRound, ...]:
+    """The players of a round read from cards, noting where each part was written in ``places``."""
+    places[Part(event)] = draft.where
+    out = []
+    for j, p in enumerate(draft.players):
+        places[Part(event, j)] = p.where
+        for k, m in enumerate(p.melds):
+            places[Part(event, j, k)] = m.where
+            for c, span in enumerate(m.spans):
+                places[Part(event, j, k, c)] = reader.span(span)
+        for c, span in enumerate(p.hand_spans):
+            places[Part(event, j, None, c)] = reader.span(span)
+        out.append(PlayerRound(p.name, tuple(m.cards for m in p.melds), p.hand, p.went_out, p.all_at_once))
+    return tuple(out)
+
+
+def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> None:
     from lark import Token, Tree
 
     assert isinstance(item, Tree)
@@ -224,7 +339,7 @@ def _round_item(reader: _Reader, sheet: RoundSheet, item: Tree[Token] | Token) -
         sheet.stock_out = True
     elif kind == "player":
         name = str(item.children[0])
-        entry = PlayerEntry(name, loc)
+        entry = _Entry(name, loc)
         for status in item.children[1:]:
             if isinstance(status, Tree):
                 if status.data == "went_out":
@@ -234,7 +349,7 @@ def _round_item(reader: _Reader, sheet: RoundSheet, item: Tree[Token] | Token) -
         _add_player(reader, sheet, entry)
     elif kind == "points":
         name = str(item.children[0])
-        entry = PlayerEntry(name, loc)
+        entry = _Entry(name, loc)
         for child in item.children[1:]:
             assert isinstance(child, Token)
             if child.type == "OUT":
@@ -258,31 +373,24 @@ def _round_item(reader: _Reader, sheet: RoundSheet, item: Tree[Token] | Token) -
             elif parsed.cards:
                 where = reader.at(tok.line or 1, (tok.column or 1) + len(str(tok)) - len(str(tok).lstrip()),
                                   len(str(tok).strip()))
-                last.melds.append(SheetMeld(parsed.cards, parsed.spans, where))
+                last.melds.append(_Meld(parsed.cards, parsed.spans, where))
     else:  # pragma: no cover - grammar and code agree
         reader.errors.append(InputError(f"unexpected {kind}", location=loc))
 
 
-def _add_player(reader: _Reader, sheet: RoundSheet, entry: PlayerEntry) -> None:
+def _add_player(reader: _Reader, sheet: _Draft, entry: _Entry) -> None:
     if any(p.name == entry.name for p in sheet.players):
         reader.errors.append(InputError(f"player '{entry.name}' appears twice in this round", location=entry.where))
         return
     sheet.players.append(entry)
 
 
-def _finish_round(reader: _Reader, sheet: RoundSheet) -> None:
+def _finish_round(reader: _Reader, sheet: _Draft) -> None:
+    """What the file format asks of a round (who may go out is the engine's to check: round_checks)."""
     rich = [p for p in sheet.players if p.points is None]
     if sheet.points_only and rich:
         reader.errors.append(InputError(
             "a round gives either each player's points or their cards, not both",
             location=rich[0].where))
-    out = [p for p in sheet.players if p.went_out]
-    if len(out) > 1:
-        reader.errors.append(InputError(
-            f"only one player can go out in a round, but {', '.join(p.name for p in out)} did",
-            location=out[1].where))
-    if sheet.stock_out and out:
-        reader.errors.append(InputError(
-            f"the stock ran out, so nobody went out, but {out[0].name} did", location=out[0].where))
     if not sheet.players:
         reader.errors.append(InputError("a round needs at least one player", location=sheet.where))

@@ -1,0 +1,114 @@
+"""Could a round, as reported, have happened under a ruleset?  Checked before anything in it is scored.
+
+- No player is listed twice.
+- The number of players is within ``players`` (``min`` to ``max``), and no
+  more players are listed than play.
+- Only one player goes out in a round (a round ends when *a* player goes out).
+- Where ``turn.stock_exhausted`` is ``end_round``, a round whose stock ran out
+  ended without anybody going out.  (Where the discards are reshuffled into a
+  new stock, the stock may run out and someone go out later.)
+- A player who went out keeps what ``turn.going_out`` allows: one card with
+  ``one_card_left``, none otherwise.
+- The cards of all players together fit the deck: no card more often than its
+  copies (rules.md §5: ``7♠ 7♠`` is two physical cards).
+
+Every problem is a :class:`~loba_dsl.scoring.model.PartError` naming the player
+(and the meld or card) by position.  :func:`loba_dsl.scoring.rounds.score_round`
+runs these checks, so a round file gets them through it; a referee can ask them
+of a round it is about to end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loba_dsl.cards.deck import Card
+from loba_dsl.rules.model import GoingOut, Ruleset, StockExhausted
+from loba_dsl.scoring.model import Part, PartError, PlayerPoints, PlayerRound, RoundFacts
+
+__all__ = ["cards_fit_the_deck", "distinct_names", "going_out", "round_problems", "table_size"]
+
+
+def round_problems(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFacts) -> list[PartError]:
+    """Every reason this round cannot have happened under ``ruleset`` (meld legality apart), in reading order."""
+    return [*distinct_names(players), *table_size(ruleset, len(players), facts.players),
+            *going_out(ruleset, players, facts.stock_out), *cards_fit_the_deck(ruleset, players)]
+
+
+def distinct_names(players: Sequence[PlayerRound | PlayerPoints]) -> list[PartError]:
+    """No player is listed twice in one round."""
+    seen: set[str] = set()
+    errors = []
+    for i, p in enumerate(players):
+        if p.name in seen:
+            errors.append(PartError(f"player '{p.name}' appears twice in this round", part=Part(player=i)))
+        seen.add(p.name)
+    return errors
+
+
+def table_size(ruleset: Ruleset, listed: int, players: int) -> list[PartError]:
+    """``players`` play (within the ruleset's range), and no more than that are listed."""
+    lo, hi = ruleset.players.min, ruleset.players.max
+    if not ruleset.players.allows(players):
+        return [PartError(f"{ruleset.name} is played by {lo} to {hi} players, not {players}")]
+    if listed > players:
+        return [PartError(f"the round lists {listed} players but says there are {players}",
+                          part=Part(player=players))]
+    return []
+
+
+def going_out(ruleset: Ruleset, players: Sequence[PlayerRound | PlayerPoints], stock_out: bool) -> list[PartError]:
+    """One player at most went out, nobody did if the stock ran out and that ends the round, and the one who
+    went out kept no more cards than ``turn.going_out`` allows."""
+    errors: list[PartError] = []
+    out = [i for i, p in enumerate(players) if p.went_out]
+    if len(out) > 1:
+        names = ", ".join(players[i].name for i in out)
+        errors.append(PartError(f"only one player can go out in a round, but {names} did", part=Part(player=out[1])))
+    if stock_out and out and ruleset.turn.stock_exhausted is StockExhausted.END_ROUND:
+        errors.append(PartError(
+            f"the stock ran out, so nobody went out, but {players[out[0]].name} did", part=Part(player=out[0]),
+            hint=f"under {ruleset.name} the round ends when the stock runs out (turn.stock_exhausted: end_round)"))
+    rule = ruleset.turn.going_out
+    keep = 1 if rule is GoingOut.ONE_CARD_LEFT else 0
+    for i in out:
+        p = players[i]
+        if isinstance(p, PlayerRound) and len(p.hand) > keep:
+            allowed = "one card" if keep else "no cards"
+            errors.append(PartError(
+                f"{p.name} went out, so keeps {allowed} in hand under {ruleset.name} (turn.going_out: {rule}), "
+                f"but has {len(p.hand)}", part=Part(player=i)))
+    return errors
+
+
+def cards_fit_the_deck(ruleset: Ruleset, players: Sequence[PlayerRound]) -> list[PartError]:
+    """No card is held (on tables and in hands together) more often than the deck has copies of it.
+
+    Each offending card is reported once, at its first occurrence beyond the
+    deck's copies (melds before hand, player by player).
+    """
+    deck = ruleset.deck
+    counts: dict[Card, int] = {}
+    first_excess: dict[Card, Part] = {}
+
+    def count(card: Card, part: Part) -> None:
+        n = counts[card] = counts.get(card, 0) + 1
+        if n > deck.limit(card) and card not in first_excess:
+            first_excess[card] = part
+
+    for i, p in enumerate(players):
+        for j, meld in enumerate(p.melds):
+            for k, card in enumerate(meld):
+                count(card, Part(player=i, meld=j, card=k))
+        for k, card in enumerate(p.hand):
+            count(card, Part(player=i, card=k))
+    errors = []
+    for card, part in first_excess.items():
+        limit, name = deck.limit(card), deck.name(card)
+        if limit == 0:
+            message = f"the deck of '{ruleset.name}' has no {name}"
+        else:
+            copies = "copy" if limit == 1 else "copies"
+            message = f"{name} appears {counts[card]} times but the deck of '{ruleset.name}' holds {limit} {copies}"
+        errors.append(PartError(message, part=part))
+    return errors
