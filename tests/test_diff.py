@@ -31,8 +31,8 @@ from hypothesis import strategies as st
 from loba_dsl.compare import Budget, Change, DiffReport, Witness, diff, diff_rules, find_witnesses
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.canon import canonical, canonical_shape, canonical_text, evaluate_canonical
+from loba_dsl.dsl.evaluate import evaluate
 from loba_dsl.dsl.parser import parse_shape
-from loba_dsl.dsl.semantics import evaluate
 from loba_dsl.melds.check import check_cards
 from loba_dsl.render import diff_text
 from loba_dsl.rules.documents import shipped_names

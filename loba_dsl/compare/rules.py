@@ -37,7 +37,7 @@ from typing import Any
 from loba_dsl.compare.records import AREA_OF, AREAS, Change, ChangeKind, Detail, Key, RulesDiff
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.canon import canonical, canonical_shape
-from loba_dsl.dsl.semantics import CardRole, eval_pred
+from loba_dsl.dsl.predicates import CardRole, eval_pred
 from loba_dsl.rules.model import Ruleset
 
 _IGNORED = {"name", "description", "extends"}

@@ -41,7 +41,7 @@ from typing import Any
 
 from loba_dsl.compare.records import Budget, Change, RulesDiff, Witness
 from loba_dsl.compare.witness_search import MeldSearch
-from loba_dsl.dsl.semantics import free_names
+from loba_dsl.dsl.typecheck import free_names
 from loba_dsl.rules.model import MatchEnd, Ruleset
 from loba_dsl.scoring.requirements import contract, opening
 from loba_dsl.scoring.rounds import PlayerScore, hand_table, score_player

@@ -17,5 +17,5 @@ Errors: every problem found here is a :class:`~loba_dsl.dsl.parser.DSLProblem`, 
 with a position *relative to the DSL text* (line and column inside ``set 3..4, ...``).  It never
 reaches a user: the ruleset compiler (:mod:`loba_dsl.rules.compiler`) catches it and raises
 :class:`loba_dsl.errors.DSLError`, a :class:`~loba_dsl.errors.LobaError` whose location is in the
-YAML file.  :mod:`~loba_dsl.dsl.semantics` re-exports the names it used to hold.
+YAML file.
 """

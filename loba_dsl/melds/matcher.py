@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
-from loba_dsl.dsl.semantics import compare
+from loba_dsl.dsl.evaluate import compare
 
 if TYPE_CHECKING:
     from loba_dsl.rules.model import MeldKind, Ruleset

@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card, Deck, Rank, Suit
 from loba_dsl.dsl import ast as A
-from loba_dsl.errors import DSLError, LobaError, Location, raise_all
+from loba_dsl.dsl.names import Names
+from loba_dsl.dsl.parser import DSLProblem, parse_cards, parse_contract, parse_formula, parse_shape, parse_table
+from loba_dsl.dsl.predicates import IN_HAND, CardRole, Table, TableRule, compile_pred
+from loba_dsl.dsl.typecheck import CARD_VARIABLES, ROUND_VARIABLES, Scope, check_expr
+from loba_dsl.errors import DSLError, LobaError, Location, raise_all, suggest
 from loba_dsl.rules import model as M
 from loba_dsl.rules.model import Contracts, MeldKind, Opening, Ruleset, ValueKey
 
@@ -59,7 +63,6 @@ class _Compiler:
         self.errors.append(DSLError(message, location=self.at(path, pos, line_offset, col_offset), hint=hint))
 
     def guard(self, path: Path, fn: Callable[[], Any], line_offset: int = 0, col_offset: int = 0) -> Any:
-        from loba_dsl.dsl.parser import DSLProblem
 
         try:
             return fn()
@@ -92,8 +95,6 @@ class _Compiler:
 
     # -- the pieces
     def run(self) -> Ruleset:
-        from loba_dsl.dsl import semantics as S
-        from loba_dsl.dsl.parser import parse_contract, parse_formula
 
         deck = self.deck()
         raise_all(self.errors)
@@ -101,7 +102,7 @@ class _Compiler:
         # Names declared, even where their text is broken: one typo gives one error, not a cascade.
         declared_kinds = tuple(k for k, v in self.data.get("melds", {}).items() if v is not None)
         declared_tables = tuple(t for t, v in self.data.get("values", {}).items() if v is not None)
-        names = S.Names(deck, declared_kinds, declared_tables)
+        names = Names(deck, declared_kinds, declared_tables)
         wild_cards, natural_too = self.wilds(names, deck)
         tables = self.tables(names)
         scoring = self.data.get("scoring", {})
@@ -109,7 +110,7 @@ class _Compiler:
         if meld_points is not None and meld_points not in declared_tables:
             self.problem(("scoring", "meld_points"), f"unknown value table '{meld_points}'",
                          hint=_suggest(meld_points, tables))
-        scope = S.Scope(S.ROUND_VARIABLES, declared_tables, declared_kinds)
+        scope = Scope(ROUND_VARIABLES, declared_tables, declared_kinds)
         round_formula = None
         if scoring.get("round") is None:
             self.problem(("scoring",), "the ruleset gives no round formula (scoring.round)",
@@ -118,7 +119,7 @@ class _Compiler:
             round_formula = self.bounded(("scoring", "round"),
                                          self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"])))
         if round_formula is not None:
-            self.guard(("scoring", "round"), lambda: S.check_expr(round_formula, scope, "int"))
+            self.guard(("scoring", "round"), lambda: check_expr(round_formula, scope, "int"))
         opening = self.opening(tables)
         contracts = self.contracts(parse_contract, kinds)
         instant = self.data.get("match", {}).get("instant_win")
@@ -127,7 +128,7 @@ class _Compiler:
             instant_win = self.bounded(("match", "instant_win"),
                                        self.guard(("match", "instant_win"), lambda: parse_formula(instant)))
             if instant_win is not None:
-                self.guard(("match", "instant_win"), lambda: S.check_expr(instant_win, scope, "bool"))
+                self.guard(("match", "instant_win"), lambda: check_expr(instant_win, scope, "bool"))
         raise_all(self.errors)
         on_melds = {t for t in (meld_points, opening.table if opening else None) if t}
         if round_formula is not None:
@@ -239,7 +240,6 @@ class _Compiler:
         return deck
 
     def kinds(self) -> tuple[MeldKind, ...]:
-        from loba_dsl.dsl.parser import parse_shape
 
         out = []
         for name, spec in self.data.get("melds", {}).items():
@@ -294,7 +294,6 @@ class _Compiler:
             self.problem(path, f"no such meld can have {shape.max_size} cards: at most {cap}", shape.pos)
 
     def wilds(self, names: Any, deck: Deck) -> tuple[frozenset[Card], bool]:
-        from loba_dsl.dsl.parser import parse_cards
 
         spec = self.data["wilds"]
         text = spec["cards"]
@@ -323,11 +322,9 @@ class _Compiler:
         return frozenset(cards), natural_too
 
     def tables(self, names: Any) -> dict[str, Any]:
-        from loba_dsl.dsl import semantics as S
-        from loba_dsl.dsl.parser import parse_table
 
-        out: dict[str, S.Table] = {}
-        scope = S.Scope(S.CARD_VARIABLES, allow_collections=False)
+        out: dict[str, Table] = {}
+        scope = Scope(CARD_VARIABLES, allow_collections=False)
         for name, text in self.data.get("values", {}).items():
             if text is None:
                 continue
@@ -338,19 +335,18 @@ class _Compiler:
             rules = []
             for lineno, offset, rule in lines:
                 lo, co = lineno - 1, offset
-                cp = self.guard(path, partial(S.compile_pred, rule.cond, names), lo, co)
-                self.guard(path, partial(S.check_expr, rule.value, scope, "int"), lo, co)
+                cp = self.guard(path, partial(compile_pred, rule.cond, names), lo, co)
+                self.guard(path, partial(check_expr, rule.value, scope, "int"), lo, co)
                 if self.bounded(path, rule.value, lo, co) is None:
                     continue
                 if cp is not None:
-                    rules.append(S.TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
+                    rules.append(TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
             if not rules:
                 self.problem(path, f"value table '{name}' has no lines")
-            out[name] = S.Table(name, tuple(rules))
+            out[name] = Table(name, tuple(rules))
         return out
 
     def _table_guard(self, name: str, fn: Callable[[], int]) -> int | None:
-        from loba_dsl.dsl.parser import DSLProblem
 
         try:
             return fn()
@@ -359,7 +355,6 @@ class _Compiler:
             return None
 
     def hand_table(self, name: str, table: Any, deck: Deck) -> tuple[int, ...]:
-        from loba_dsl.dsl.semantics import IN_HAND
 
         values = []
         for card in range(deck.n_codes):
@@ -374,7 +369,6 @@ class _Compiler:
 
     def meld_table(self, name: str, table: Any, deck: Deck, kinds: tuple[MeldKind, ...],
                    wilds: frozenset[Card], natural_too: bool) -> dict[ValueKey, int]:
-        from loba_dsl.dsl.semantics import CardRole
 
         out: dict[ValueKey, int] = {}
         for ki, kind in enumerate(kinds):
@@ -428,7 +422,6 @@ class _Compiler:
 def _roles(kind: MeldKind, ki: int, deck: Deck, wilds: frozenset[Card],
            natural_too: bool) -> Iterator[tuple[ValueKey, Any, Card]]:
     """Every way a card can sit in a meld of this kind: the table's whole domain."""
-    from loba_dsl.dsl.semantics import CardRole
 
     shape = kind.shape
     run = shape.kind == "run"
@@ -455,6 +448,5 @@ def _tables_on_melds(expr: A.Expr, tables: set[str]) -> set[str]:
 
 
 def _suggest(word: str, pool: Mapping[str, Any] | Any) -> str | None:
-    from loba_dsl.errors import suggest
 
     return suggest(word, list(pool))
