@@ -293,7 +293,7 @@ class _Compiler:
         if cap is not None and shape.max_size is not None and shape.max_size > cap:
             self.problem(path, f"no such meld can have {shape.max_size} cards: at most {cap}", shape.pos)
 
-    def wilds(self, names: Any, deck: Deck) -> tuple[frozenset[Card], bool]:
+    def wilds(self, names: Names, deck: Deck) -> tuple[frozenset[Card], bool]:
 
         spec = self.data["wilds"]
         text = spec["cards"]
@@ -321,7 +321,7 @@ class _Compiler:
                 cards.update(deck.code(r, index) for r in range(deck.n_ranks))
         return frozenset(cards), natural_too
 
-    def tables(self, names: Any) -> dict[str, Any]:
+    def tables(self, names: Names) -> dict[str, Table]:
 
         out: dict[str, Table] = {}
         scope = Scope(CARD_VARIABLES, allow_collections=False)
@@ -354,7 +354,7 @@ class _Compiler:
             self.problem(("values", name), e.message, e.pos, e.hint)
             return None
 
-    def hand_table(self, name: str, table: Any, deck: Deck) -> tuple[int, ...]:
+    def hand_table(self, name: str, table: Table, deck: Deck) -> tuple[int, ...]:
 
         values = []
         for card in range(deck.n_codes):
@@ -367,7 +367,7 @@ class _Compiler:
                 break
         return tuple(values)
 
-    def meld_table(self, name: str, table: Any, deck: Deck, kinds: tuple[MeldKind, ...],
+    def meld_table(self, name: str, table: Table, deck: Deck, kinds: tuple[MeldKind, ...],
                    wilds: frozenset[Card], natural_too: bool) -> dict[ValueKey, int]:
 
         out: dict[ValueKey, int] = {}
@@ -380,7 +380,7 @@ class _Compiler:
         _ = CardRole
         return out
 
-    def opening(self, tables: Mapping[str, Any]) -> Opening | None:
+    def opening(self, tables: Mapping[str, Table]) -> Opening | None:
         spec = self.data.get("requirements", {}).get("opening")
         if spec is None:
             return None
@@ -420,7 +420,7 @@ class _Compiler:
 
 
 def _roles(kind: MeldKind, ki: int, deck: Deck, wilds: frozenset[Card],
-           natural_too: bool) -> Iterator[tuple[ValueKey, Any, Card]]:
+           natural_too: bool) -> Iterator[tuple[ValueKey, CardRole, Card]]:
     """Every way a card can sit in a meld of this kind: the table's whole domain."""
 
     shape = kind.shape
