@@ -5,6 +5,8 @@ The public API, in the order data flows (text → cards → ruleset → engine �
     import loba_dsl as loba
     rs = loba.load("menos")                  # a shipped ruleset; loba.load_file(path), loba.loads(text)
     loba.check("A♣ 2♣ JOKER", rs)            # CheckResult
+    loba.score_round(rs, [loba.PlayerRound(...), ...], loba.RoundFacts(players=4))   # RoundScore
+    loba.play_match(rs, [loba.MatchRound(...), loba.Reentry("Ana"), ...])             # MatchResult
     loba.Solver(rs).arrange(cards)           # Arrangement
     loba.diff(rs, loba.load("uruguay"))      # DiffReport
 
@@ -42,6 +44,17 @@ _EXPORTS: dict[str, str] = {
     # melds
     "check": "loba_dsl.melds.check",
     "CheckResult": "loba_dsl.melds.check",
+    # scoring rounds and matches
+    "PlayerRound": "loba_dsl.scoring.model",
+    "RoundFacts": "loba_dsl.scoring.model",
+    "MatchRound": "loba_dsl.scoring.model",
+    "PlayerPoints": "loba_dsl.scoring.model",
+    "Reentry": "loba_dsl.scoring.model",
+    "score_round": "loba_dsl.scoring.rounds",
+    "RoundScore": "loba_dsl.scoring.rounds",
+    "PlayerScore": "loba_dsl.scoring.rounds",
+    "play_match": "loba_dsl.scoring.match_play",
+    "MatchResult": "loba_dsl.scoring.match_play",
     # arranging hands
     "Solver": "loba_dsl.solver.api",
     "Arrangement": "loba_dsl.solver.api",
@@ -67,9 +80,17 @@ __all__ = [
     "LobaError",
     "LobaErrors",
     "Location",
+    "MatchResult",
+    "MatchRound",
     "Notation",
     "ParsedCards",
+    "PlayerPoints",
+    "PlayerRound",
+    "PlayerScore",
+    "Reentry",
     "Resolver",
+    "RoundFacts",
+    "RoundScore",
     "Ruleset",
     "RulesetError",
     "ShippedOnly",
@@ -80,6 +101,8 @@ __all__ = [
     "load",
     "load_file",
     "loads",
+    "play_match",
+    "score_round",
 ]
 
 
@@ -117,5 +140,15 @@ if TYPE_CHECKING:
     from loba_dsl.rules.loading import load_file as load_file
     from loba_dsl.rules.loading import loads as loads
     from loba_dsl.rules.model import Ruleset as Ruleset
+    from loba_dsl.scoring.match_play import MatchResult as MatchResult
+    from loba_dsl.scoring.match_play import play_match as play_match
+    from loba_dsl.scoring.model import MatchRound as MatchRound
+    from loba_dsl.scoring.model import PlayerPoints as PlayerPoints
+    from loba_dsl.scoring.model import PlayerRound as PlayerRound
+    from loba_dsl.scoring.model import Reentry as Reentry
+    from loba_dsl.scoring.model import RoundFacts as RoundFacts
+    from loba_dsl.scoring.rounds import PlayerScore as PlayerScore
+    from loba_dsl.scoring.rounds import RoundScore as RoundScore
+    from loba_dsl.scoring.rounds import score_round as score_round
     from loba_dsl.solver.api import Arrangement as Arrangement
     from loba_dsl.solver.api import Solver as Solver

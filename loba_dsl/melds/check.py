@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.cards.notation import check_copies
+from loba_dsl.cards.notation import ParsedCards, check_copies
 from loba_dsl.defaults import DEFAULT_RULESET
 from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Outcome, Reading, matcher_for
@@ -91,7 +91,7 @@ def check_cards(cards: tuple[Card, ...], ruleset: Ruleset, text: str = "") -> Ch
 
 
 def check(
-    text: str,
+    text: str | ParsedCards,
     ruleset: Ruleset | None = None,
     *,
     lang: str | None = None,
@@ -107,6 +107,9 @@ def check(
     if isinstance(ruleset, str):  # the old call shape: a name or maybe a path
         raise TypeError("check() takes a Ruleset: use load(name), load_file(path) or loads(text)")
     rs = load(DEFAULT_RULESET) if ruleset is None else ruleset
+    if isinstance(text, ParsedCards):  # cards already read (with the ruleset's notation)
+        check_copies(text, rs.deck, source=source, ruleset=rs.name)
+        return check_cards(text.cards, rs, " ".join(rs.deck.names_of(text.cards)))
     parsed = rs.notation(lang).parse(text, source=source, first_line=line)
     # Spans count lines from ``line``; pad so the caret display finds the right line.
     check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)

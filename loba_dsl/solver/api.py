@@ -372,9 +372,9 @@ class Solver:
                           swaps=self.uses_joker_class_wild)
 
     @_gc_paused
-    def arrange(self, cards: Sequence[Card]) -> Arrangement:
-        """The best arrangement of ``cards`` if the round ended now."""
-        hand = self._search(tuple(cards), self._gain_or_none)
+    def arrange(self, cards: Sequence[Card] | str) -> Arrangement:
+        """The best arrangement of ``cards`` (codes, or text in the ruleset's notation) if the round ended now."""
+        hand = self._search(self._cards(cards), self._gain_or_none)
         hand.solve(hand.full)
         return self._build(hand, hand.full)
 
@@ -504,10 +504,10 @@ class Solver:
         return len(meld) if self.gain_value(meld) is not None else None
 
     @_gc_paused
-    def can_go_out(self, cards: Sequence[Card]) -> GoingOut:
+    def can_go_out(self, cards: Sequence[Card] | str) -> GoingOut:
         """Can this hand go out under the ruleset's going-out rule (``turn.going_out``)?"""
         rule = self.rs.turn.going_out
-        hand = self._search(tuple(cards), self._count_if_legal)
+        hand = self._search(self._cards(cards), self._count_if_legal)
         total = len(hand.cards)
         if rule is not GoingOutRule.DISCARD_REQUIRED:
             n = hand.solve(hand.full)
@@ -526,13 +526,13 @@ class Solver:
         return GoingOut(False, None, None)
 
     @_gc_paused
-    def best_discard(self, cards: Sequence[Card]) -> tuple[Card, Arrangement]:
+    def best_discard(self, cards: Sequence[Card] | str) -> tuple[Card, Arrangement]:
         """For a hand that has just drawn: the discard after which the arrangement is best (exact).
 
         Every distinct discard is tried (never a greedy shortcut); ties go to the
         first card in the solver's order.
         """
-        hand = self._search(tuple(cards), self._gain_or_none)
+        hand = self._search(self._cards(cards), self._gain_or_none)
         best: tuple[int, Card, int] | None = None
         for code in dict.fromkeys(hand.given):
             key = hand.without(code)
@@ -545,6 +545,14 @@ class Solver:
 
 
     # ------------------------------------------------------------ a hand from text
+
+    def _cards(self, cards: Sequence[Card] | str) -> tuple[Card, ...]:
+        """Card codes as given, or read from text (bad cards and extra copies are an ``InputError``)."""
+        if not isinstance(cards, str):
+            return tuple(cards)
+        parsed = self.rs.notation().parse(cards, source="<cards>")
+        check_copies(parsed, self.rs.deck, source="<cards>", text=cards, ruleset=self.rs.name)
+        return parsed.cards
 
     def arrange_text(self, text: str, *, lang: str | None = None, source: str = "<cards>", line: int = 1,
                      discard: bool = False) -> ArrangedHand:
