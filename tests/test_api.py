@@ -68,7 +68,7 @@ def test_score_round_from_domain_objects() -> None:
 
 def test_play_match_eliminates_at_101_and_re_enters_at_the_highest_total() -> None:
     rs = loba.load("menos")
-    points = [
+    points: list[loba.MatchRound | loba.Reentry] = [
         loba.MatchRound((loba.PlayerPoints("Ana", 60), loba.PlayerPoints("Beto", 20), loba.PlayerPoints("Carla", 30))),
         loba.MatchRound((loba.PlayerPoints("Ana", 50), loba.PlayerPoints("Beto", 10), loba.PlayerPoints("Carla", 40))),
         loba.Reentry("Ana"),
