@@ -6,6 +6,25 @@ from loba_dsl.game.referee import Event, IllegalMove, Reason
 from loba_dsl.game.state import Phase, RoundState, TableMeld
 from loba_dsl.game.table import Check, DealRejected, Table, UndoRefused
 
-__all__ = ["Check", "DealRejected", "Discard", "Draw", "Event", "IllegalMove", "LayOff", "Meld", "Move", "MoveWild",
-           "Phase", "Reason", "RecordError", "ReplaceJoker", "Reshuffle", "RoundResult", "RoundState", "TableMeld",
-           "Table", "UndoRefused"]
+__all__ = [
+           "Check",
+           "DealRejected",
+           "Discard",
+           "Draw",
+           "Event",
+           "IllegalMove",
+           "LayOff",
+           "Meld",
+           "Move",
+           "MoveWild",
+           "Phase",
+           "Reason",
+           "RecordError",
+           "ReplaceJoker",
+           "Reshuffle",
+           "RoundResult",
+           "RoundState",
+           "Table",
+           "TableMeld",
+           "UndoRefused",
+]

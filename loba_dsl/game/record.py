@@ -171,7 +171,7 @@ def view_of(record: Mapping[str, Any], player: str) -> dict[str, Any]:
     """
     if player not in record.get("players", ()):
         raise RecordError(f"'{player}' is not one of the record's players")
-    out = json.loads(json.dumps(record))
+    out: dict[str, Any] = json.loads(json.dumps(record))
     out["view"] = player
     out.pop("seed", None)  # the seed would reveal every hidden card
     for rnd in out["rounds"]:

@@ -25,8 +25,17 @@ from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome, roles
 from loba_dsl.game.moves import Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
 from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo
-from loba_dsl.rules.model import Direction, FirstPlayer, GoingOut, LayOff as LayOffRule, PileTake, Rediscard, \
-    Ruleset, StockExhausted, WildMove
+from loba_dsl.rules.model import (
+    Direction,
+    FirstPlayer,
+    GoingOut,
+    PileTake,
+    Rediscard,
+    Ruleset,
+    StockExhausted,
+    WildMove,
+)
+from loba_dsl.rules.model import LayOff as LayOffRule
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +102,8 @@ def deck_cards(rs: Ruleset) -> list[Card]:
 
 def where(rs: Ruleset, rule: str) -> str:
     """``file:line`` of a rule key (``turn.lay_off``, ``melds.escalera``), or where its default comes from."""
+    if rule == "turn.order":
+        return where(rs, "deal.direction")
     section, _, key = rule.partition(".")
     if section == "melds":
         try:
@@ -101,11 +112,7 @@ def where(rs: Ruleset, rule: str) -> str:
             return rs.source
     if section in ("turn", "deal", "requirements", "wilds"):
         found = rs.where(section, key)
-        if found == "(default)":
-            found = rs.where(section)
-        return found if found != "(default)" else f"schema default of {rule}"
-    if rule == "turn.order":
-        return where(rs, "deal.direction")
+        return found if found != "(default)" else f"schema.json default of {rule} ({rs.name} does not set it)"
     return rs.source
 
 
@@ -195,7 +202,7 @@ def _missing(rs: Ruleset, hand: tuple[Card, ...], cards: Sequence[Card], player:
 
 
 def _with_hand(s: RoundState, seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
-    return s.hands[:seat] + (hand,) + s.hands[seat + 1:]
+    return (*s.hands[:seat], hand, *s.hands[seat + 1:])
 
 
 def _pins(rs: Ruleset, cards: Sequence[Card], as_: Sequence[Card] | None) -> tuple[list[Card | None] | None, str]:
@@ -441,7 +448,7 @@ def _lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
     if reasons:
         return reasons, None, ()
     new = TableMeld(m.number, m.owner, got.kind, got.cards, got.stands, got.wild, got.run)
-    melds = s.melds[:m.number - 1] + (new,) + s.melds[m.number:]
+    melds = (*s.melds[:m.number - 1], new, *s.melds[m.number:])
     owed, used = _owed(s.info, move.cards)
     info = replace(s.info, jokers_owed=owed, pile_card_used=used,
                    laid_off=s.info.laid_off or m.number not in s.info.laid)
@@ -462,8 +469,8 @@ def _replace(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> Judge
         return [reason(rs, "turn.joker_replacement", f"no wild in meld {m.number} "
                        f"({' '.join(rs.deck.names_of(m.cards))}) stands for {rs.deck.name(move.card)}")], None, ()
     wild_card = m.cards[q]
-    cards = m.cards[:q] + (move.card,) + m.cards[q + 1:]
-    wild = m.wild[:q] + (False,) + m.wild[q + 1:]
+    cards = (*m.cards[:q], move.card, *m.cards[q + 1:])
+    wild = (*m.wild[:q], False, *m.wild[q + 1:])
     got = roles.read(rs, cards, list(m.stands), kind=m.kind)
     if isinstance(got, roles.Unreadable):
         return _meld_reasons(rs, got, cards), None, ()
@@ -474,7 +481,7 @@ def _replace(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> Judge
     info = replace(s.info, jokers_owed=(*s.info.jokers_owed, wild_card),
                    pile_card_used=s.info.pile_card_used or s.info.pile_card == move.card,
                    laid_off=s.info.laid_off or m.number not in s.info.laid)
-    melds = s.melds[:m.number - 1] + (new,) + s.melds[m.number:]
+    melds = (*s.melds[:m.number - 1], new, *s.melds[m.number:])
     return [], replace(s, hands=_with_hand(s, seat, hand), melds=melds, ply=s.ply + 1, info=info), (
         Event("replaced", move.player, (move.card, wild_card), m.number),)
 
@@ -523,7 +530,7 @@ def _move_wild(rs: Ruleset, s: RoundState, seat: int, move: MoveWild) -> Judgeme
                        f"{rs.deck.name(target)} breaks the meld: "
                        + (roles.failure_text(rs, got.failures) or "not a legal reading"))], None, ()
     new = TableMeld(m.number, m.owner, m.kind, got.cards, got.stands, got.wild, m.run)
-    melds = s.melds[:m.number - 1] + (new,) + s.melds[m.number:]
+    melds = (*s.melds[:m.number - 1], new, *s.melds[m.number:])
     return [], replace(s, melds=melds, ply=s.ply + 1), (Event("moved_wild", move.player, (), m.number),)
 
 
@@ -609,7 +616,7 @@ def meld_candidates(rs: Ruleset, hand: Sequence[Card]) -> Iterator[tuple[Card, .
                 gaps = (b - a + 1) - len(inside)
                 if gaps > MAX_MELD_WILDS:
                     break
-                base = [deck.code(deck.ace if p == deck.n_ranks else p, suit) for p in inside]
+                base = [deck.code(p if p < deck.n_ranks or deck.ace is None else deck.ace, suit) for p in inside]
                 if len(set(base)) < len(base):
                     continue
                 yield from with_wilds(base, gaps, 0)

@@ -27,7 +27,7 @@ from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome as scoring
 from loba_dsl.game import referee
 from loba_dsl.game.moves import Draw, Move, Reshuffle
-from loba_dsl.game.referee import Event, IllegalMove, Reason
+from loba_dsl.game.referee import Event, Reason
 from loba_dsl.game.state import Phase, RoundState
 from loba_dsl.rules.model import Ruleset, StockExhausted
 
@@ -85,7 +85,7 @@ class LegalMoves:
         yield from referee.legal_moves(self._rs, s)
 
     def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move):  # type: ignore[misc, arg-type]
+        if not isinstance(move, Move):
             return False
         if self._auto and isinstance(move, Draw) and move.source == "stock" and not self._state.stock:
             return _can_reshuffle(self._rs, self._state) and move.player == self._state.to_move
