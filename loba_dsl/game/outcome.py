@@ -7,6 +7,7 @@ a change of the scoring API is adapted here alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,14 @@ def contract_round(rs: Ruleset, round_number: int) -> int:
 
 def first_lay_down(rs: Ruleset, melds: Sequence[Sequence[Card]], round_number: int) -> list[Requirement]:
     """Whether a player's first lay-down (every meld put down that turn) meets ``requirements``."""
+    if rs.requirements.opening is None and rs.requirements.contracts is None:
+        return []
+    key = tuple(tuple(m) for m in melds)
+    return list(_first_lay_down(rs, key, round_number))
+
+
+@functools.lru_cache(maxsize=4096)  # legal() asks the same of every discard of a turn
+def _first_lay_down(rs: Ruleset, melds: tuple[tuple[Card, ...], ...], round_number: int) -> tuple[Requirement, ...]:
     from loba_dsl.scoring import requirements
 
     out: list[Requirement] = []
@@ -67,7 +76,7 @@ def first_lay_down(rs: Ruleset, melds: Sequence[Sequence[Card]], round_number: i
     if rs.requirements.contracts is not None:
         v = requirements.contract(rs, contract_round(rs, round_number), melds)
         out.append(Requirement(v.ok, "requirements.contracts", v.summary))
-    return out
+    return tuple(out)
 
 
 def score(rs: Ruleset, *, players: Sequence[str], melds: Sequence[Sequence[Sequence[Card]]],
