@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from loba_dsl.game import Discard, Draw, IllegalMove, LayOff, Meld, MoveWild, ReplaceJoker, Table
 from loba_dsl.game.moves import Move
-from loba_dsl.game.record import HIDDEN, dumps, loads, view_of
+from loba_dsl.game.record import HIDDEN, dumps, loads
 from loba_dsl.game.referee import deck_cards
 from loba_dsl.game.replay import replay
 from loba_dsl.game.simulate import PUT_DOWN
@@ -47,11 +47,12 @@ def random_move(rs: Ruleset, t: Table, rng: random.Random) -> Move:
     codes = list(rs.deck.all_codes())
     some = tuple(rng.choice(codes) for _ in range(rng.randint(1, 4)))
     n = rng.randint(0, len(t.state.melds) + 1)
-    return rng.choice([
+    options: list[Move] = [
         Draw(player, rng.choice(["stock", "discard"])), Meld(player, some), LayOff(player, n, some[:1]),
         ReplaceJoker(player, n, some[0]), MoveWild(player, n, rng.choice(["low", "high"])),
         Discard(player, some[0]),
-    ])
+    ]
+    return rng.choice(options)
 
 
 def play_checked(rs: Ruleset, t: Table, rng: random.Random, max_plies: int) -> None:

@@ -177,7 +177,10 @@ def test_full_menos_round_with_scores(menos: Ruleset) -> None:
         "Beto": "7♠ 7♥ 7♦ 4♣ 5♣ 6♣ 9♠ 9♥ 2♦",
         "Carla": "8♠ 8♥ 10♦ 10♣ 6♠ 6♥ 2♥ 3♦ A♠",   # 8+8+10+10+6+6+2+3+15 = 68
     }, upcard="K♣", stock_top="9♦ Q♣ J♣ 3♣")
-    c = lambda text: cards(menos, text)  # noqa: E731
+
+    def c(text: str) -> tuple[int, ...]:
+        return cards(menos, text)
+
     t.play(Draw("Beto", "stock"))                     # 9♦
     t.play(Meld("Beto", c("7♠ 7♥ 7♦")))
     t.play(Meld("Beto", c("4♣ 5♣ 6♣")))
