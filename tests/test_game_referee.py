@@ -578,3 +578,20 @@ def test_next_dealer_went_out_or_rotate(menos: Ruleset, pagat: Ruleset) -> None:
     p = deal(pagat, {}, dealer="Carla")
     _run_stock_down(p)
     assert p.outcome() is not None and p.players[p.next_dealer()] == "Ana"
+
+
+def test_meld_reading_is_the_one_check_shows(pagat: Ruleset) -> None:
+    # issue 13: without "as" a meld reads as `loba check` shows it.  Seed 003 scores a meld by its best
+    # reading: A♣ 2♣ JOKER is worth most as Q♣ K♣ A♣ (three cards worth 3 each, rules.md §3), with the
+    # 2♣ wild.  Laying off J♣ keeps those roles; 3♣ would need the 2♣ to turn natural (a wild moved).
+    from loba_dsl.melds.check import check
+
+    t = deal(pagat, {"Ana": "A♣ 2♣ JOKER J♣ 3♣"})
+    t.play(Draw("Ana", "stock"))
+    t.play(Meld("Ana", cards(pagat, "A♣ 2♣ JOKER")))
+    shown = check("A♣ 2♣ JOKER", pagat).reading_names()
+    assert shown == ["Q♣", "K♣", "A♣"]
+    assert pagat.deck.names_of(t.state.melds[0].stands) == shown
+    assert rejected(t, LayOff("Ana", 1, cards(pagat, "3♣"))) == "turn.wild_move"
+    t.play(LayOff("Ana", 1, cards(pagat, "J♣")))
+    assert pagat.deck.names_of(t.state.melds[0].stands) == ["J♣", "Q♣", "K♣", "A♣"]

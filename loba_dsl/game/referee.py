@@ -642,6 +642,10 @@ def legal_moves(rs: Ruleset, s: RoundState) -> Iterator[Move]:
         if rs.turn.lay_off is not LayOffRule.NONE:
             for m in s.melds:
                 candidates.extend(LayOff(player, m.number, (c,)) for c in distinct)
+                if m.run:  # a wild laid off onto a run, at either end
+                    ends = (_beside(rs, m.stands[0], up=False), _beside(rs, m.stands[-1], up=True))
+                    candidates.extend(LayOff(player, m.number, (c,), (e,)) for c in distinct
+                                      if roles.wild_capable(rs, c) for e in ends if e is not None)
         if rs.turn.joker_replacement:
             for m in s.melds:
                 candidates.extend(ReplaceJoker(player, m.number, st) for st, w in zip(m.stands, m.wild, strict=True)

@@ -64,7 +64,7 @@ def replay(rec: GameRecord) -> Replay:
                 if table.outcome() is None:
                     r = Reason("turn.order", f"round {number - 1} has not ended, but round {number} follows",
                                where(rs, "turn.order"))
-                    return done(_error(number - 1, len(rec.rounds[number - 2].moves) + 1, None, r))
+                    return done(_error(number, 0, None, r))
                 expected = rec.players[table.next_dealer()]
                 if rnd.dealer is not None and rnd.dealer != expected:
                     r = Reason("deal.next_dealer", f"round {number} must be dealt by {expected}, not {rnd.dealer} "

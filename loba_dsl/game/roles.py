@@ -55,15 +55,21 @@ def read(rs: Ruleset, cards: Sequence[Card], pins: Sequence[Card | None] | None 
 
     ``pins[i]`` is the card ``cards[i]`` must stand for (itself: natural), or ``None`` for free.
     """
-    m = matcher_for(rs, scored=False)
     cards = tuple(cards)
+    free = pins is None or all(p is None for p in pins)
+    if free:  # the reading `loba check` shows: the scored matcher's best
+        shown = matcher_for(rs)
+        got = shown.match(cards, tuple(k for k in shown.specs if kind is None or k.name == kind))
+        if got.best is None:
+            return Unreadable(got.failures, kind=kind)
+        b = got.best
+        return Placed(b.kind, rs.kinds[b.kind_index].is_run, tuple(cards[i] for i in b.order), b.stands, b.wild)
+    assert pins is not None
+    m = matcher_for(rs, scored=False)
     kinds = [k for k in m.specs if kind is None or k.name == kind]
     real = m.match(cards, tuple(kinds))
     if real.best is None:
         return Unreadable(real.failures, kind=kind)
-    if pins is None or all(p is None for p in pins):
-        b = real.best
-        return Placed(b.kind, rs.kinds[b.kind_index].is_run, tuple(cards[i] for i in b.order), b.stands, b.wild)
     pinned = tuple(c if p is None else p for c, p in zip(cards, pins, strict=True))
     tried: list[Failure] = []
     first = real.best.kind
