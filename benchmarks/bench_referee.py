@@ -21,8 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from loba_dsl.game import Table
-from loba_dsl.game import referee
+from loba_dsl.game import Table, referee
 from loba_dsl.game.record import dumps, loads
 from loba_dsl.game.replay import replay
 from loba_dsl.game.simulate import play_round
