@@ -32,7 +32,7 @@ PLAYERS = ["Ana", "Beto", "Carla", "Dora"]
 
 def finished_rounds(n: int) -> list[Table]:
     rs = load_ruleset("menos")
-    out = []
+    out: list[Table] = []
     seed = 0
     while len(out) < n:
         t = Table.deal(rs, PLAYERS, PLAYERS[seed % 4], seed)
