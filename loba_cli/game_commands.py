@@ -39,17 +39,22 @@ def replay(file: FileArg, as_json: JsonOpt = False) -> None:
 
 @app.command("deal")
 def deal_cmd(
-    players: Annotated[str, typer.Option("--players", "-p", help='The players in seating order: "Ana,Beto,Carla".')],
     seed: Annotated[int, typer.Option("--seed", help="The shuffle's seed (the same seed deals the same cards).")],
+    players: Annotated[str | None, typer.Option("--players", "-p",
+                                                help='The players in seating order: "Ana,Beto,Carla".')] = None,
     ruleset: RulesetOpt = DEFAULT_RULESET,
     dealer: Annotated[str | None, typer.Option("--dealer", help="Who deals (default: the last player listed).")]
     = None,
+    after: Annotated[str | None, typer.Option("--next", metavar="FILE", help="Deal the next round of this "
+                                              "record instead (its last round must be over).")] = None,
 ) -> None:
     """Print a fresh loba-record/1 record: the deal from SEED and no moves yet."""
     from loba_dsl.game.record import dumps
     from loba_dsl.game.table import Table
 
-    names = [p.strip() for p in players.split(",") if p.strip()]
+    if after is not None:
+        raise typer.Exit(_deal_next(after, seed))
+    names = [p.strip() for p in (players or "").split(",") if p.strip()]
     if not names:
         _fail('error: --players needs names, e.g. --players "Ana,Beto,Carla"')
     rs = _guard(lambda: _load(ruleset))
@@ -58,6 +63,23 @@ def deal_cmd(
     if ruleset.endswith((".yaml", ".yml")):
         table.ruleset_ref = Path(ruleset).name
     _emit(dumps(table.record()))
+
+
+def _deal_next(file: str, seed: int) -> int:
+    from loba_dsl.game.record import dumps
+    from loba_dsl.game.replay import replay as run
+    from loba_dsl.game.replay import replay_text
+
+    rec = _read_record(file)
+    result = _guard(lambda: run(rec))
+    if not result.valid or result.table is None:
+        _fail(replay_text(result), 1)
+    table = result.table
+    if table.outcome() is None:
+        _fail(f"error: round {table.round_number} of {file} has not ended: nothing to deal yet")
+    _guard(lambda: table.deal_next(seed))
+    _emit(dumps(table.record()))
+    return 0
 
 
 @app.command()

@@ -208,3 +208,19 @@ def test_house_ruleset_beside_the_record(tmp_path: Path) -> None:
     rec["ruleset"] = "nowhere.yaml"
     r = runner.invoke(app, ["replay", str(write(tmp_path, rec, "x.json"))])
     assert r.exit_code == 2
+
+
+def test_cli_deal_next_round(menos: Ruleset, tmp_path: Path) -> None:
+    # rules.md §1: the player who went out (Beto) deals the next round; `loba deal --next` deals it.
+    path = write(tmp_path, played_round(menos).record())
+    r = runner.invoke(app, ["deal", "--next", str(path), "--seed", "4"])
+    assert r.exit_code == 0, r.stderr
+    rec = json.loads(r.stdout)
+    assert len(rec["rounds"]) == 2 and rec["rounds"][1]["dealer"] == "Beto" and rec["rounds"][1]["moves"] == []
+    nxt = tmp_path / "next.json"
+    nxt.write_text(r.stdout, encoding="utf-8")
+    m = json.loads(runner.invoke(app, ["moves", str(nxt), "--json"]).stdout)
+    assert (m["round"], m["player"]) == (2, "Ana")  # the dealer's right
+    fresh = tmp_path / "fresh.json"
+    fresh.write_text(runner.invoke(app, ["deal", "--players", "Ana,Beto", "--seed", "1"]).stdout, encoding="utf-8")
+    assert runner.invoke(app, ["deal", "--next", str(fresh), "--seed", "1"]).exit_code == 2  # not over yet

@@ -595,3 +595,30 @@ def test_meld_reading_is_the_one_check_shows(pagat: Ruleset) -> None:
     assert rejected(t, LayOff("Ana", 1, cards(pagat, "3♣"))) == "turn.wild_move"
     t.play(LayOff("Ana", 1, cards(pagat, "J♣")))
     assert pagat.deck.names_of(t.state.melds[0].stands) == ["J♣", "Q♣", "K♣", "A♣"]
+
+
+def test_lay_off_before_the_opening(house: Callable[[str], Ruleset]) -> None:
+    # rules.md §4 bazas: the first lay-down must reach 50; a house that lets anyone lay off anywhere
+    # still counts a lay-off onto another's meld as putting down before the opening: refused.
+    rs = house("extends: bazas\nturn: {lay_off: any_melds, lay_off_after_first_meld: false}\n")
+    t = deal(rs, {"Beto": "K♠ K♥ K♦ Q♠ Q♥ Q♦", "Ana": "K♣"}, upcard="2♣", stock_top="3♦ 4♦")
+    t.play(Draw("Beto", "stock"))
+    t.play(Meld("Beto", cards(rs, "K♠ K♥ K♦")))
+    t.play(Meld("Beto", cards(rs, "Q♠ Q♥ Q♦")))  # 30 + 30 = 60: reaches 50
+    t.play(Discard("Beto", cards(rs, "3♦")[0]))
+    t.play(Draw("Ana", "stock"))
+    assert rejected(t, LayOff("Ana", 1, cards(rs, "K♣"))) == "requirements.opening"
+    free = house("extends: menos\nturn: {lay_off: any_melds, lay_off_after_first_meld: false}\n")
+    t = deal(free, {"Beto": "K♠ K♥ K♦", "Ana": "K♣"}, upcard="2♣", stock_top="3♦ 4♦")
+    t.play(Draw("Beto", "stock"))
+    t.play(Meld("Beto", cards(free, "K♠ K♥ K♦")))
+    t.play(Discard("Beto", cards(free, "3♦")[0]))
+    t.play(Draw("Ana", "stock"))
+    t.play(LayOff("Ana", 1, cards(free, "K♣")))  # no opening minimum: allowed
+
+
+def test_too_few_players(menos: Ruleset) -> None:
+    # rules.md §1: 2 to 5 players.
+    with pytest.raises(DealRejected) as e:
+        Table.deal(menos, ("Ana",), "Ana", seed=1)
+    assert e.value.reasons[0].rule == "players.count"

@@ -173,6 +173,12 @@ class Table:
         else:
             self._start(dealer, hands, upcard, stock or ())
 
+    def deal_next(self, seed: int) -> None:
+        """Deal the next round from ``seed`` (a server continuing a recorded game)."""
+        self._rng = random.Random(seed)
+        self.seed = None  # one seed no longer explains every deal of the record
+        self.next_round()
+
     def next_dealer(self) -> int:
         return referee.next_dealer(self.rs, self.state)
 
