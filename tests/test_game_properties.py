@@ -16,7 +16,7 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from loba_dsl.game import Discard, Draw, IllegalMove, LayOff, Meld, MoveWild, ReplaceJoker, Table
@@ -113,6 +113,7 @@ def check_views(rs: Ruleset, t: Table) -> None:
 @pytest.mark.parametrize("name", RULESETS)
 @SETTINGS
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 5))
+@example(seed=1, n=5)  # chinchón, 5 players: an empty stock mid-turn (found by Hypothesis)
 def test_random_legal_play(name: str, seed: int, n: int) -> None:
     rs = load_ruleset(name)
     t = table_for(rs, seed, n)

@@ -45,9 +45,13 @@ class Reason:
     rule: str
     message: str
     where: str
+    value: str = ""
+    """The setting's value in this ruleset (``own_melds``), where the rule is a setting."""
 
     def text(self) -> str:
-        return f"{self.message} ({self.rule}, {self.where})"
+        """The reason with its rule cited: ``... (turn.lay_off: own_melds at rulesets/menos.yaml:75)``."""
+        value = f": {self.value}" if self.value else ""
+        return f"{self.message} ({self.rule}{value} at {self.where})"
 
     def to_dict(self) -> dict[str, str]:
         return {"rule": self.rule, "message": self.text(), "where": self.where}
@@ -117,6 +121,8 @@ def where(rs: Ruleset, rule: str) -> str:
 
 
 def _value(rs: Ruleset, rule: str) -> str:
+    if rule == "turn.order":
+        return f"play goes {rs.deal.direction}"
     section, _, key = rule.partition(".")
     obj = {"turn": rs.turn, "deal": rs.deal}.get(section)
     v = getattr(obj, key, None) if obj is not None else None
@@ -126,8 +132,7 @@ def _value(rs: Ruleset, rule: str) -> str:
 
 
 def reason(rs: Ruleset, rule: str, message: str) -> Reason:
-    value = _value(rs, rule)
-    return Reason(rule, f"{message}" + (f" ({rule}: {value})" if value else ""), where(rs, rule))
+    return Reason(rule, message, where(rs, rule), _value(rs, rule))
 
 
 def deal_problems(rs: Ruleset, hands: Sequence[Sequence[Card]], upcard: Card | None,
@@ -287,7 +292,7 @@ def _finish(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds
     """End the turn: check what must hold, then go out, end the round, or pass the turn."""
     reasons = _end_of_turn(rs, s, seat, hand, melds, info)
     out = _going_out(rs, hand, discarded)
-    if out and not rs.turn.go_out_on_first_lay_down and seat not in s.opened:
+    if out and not rs.turn.go_out_on_first_lay_down and seat not in s.laid_before:
         reasons.append(reason(rs, "turn.go_out_on_first_lay_down",
                               f"{s.players[seat]} may not go out in the turn of their first lay-down"))
     if reasons:
@@ -321,19 +326,18 @@ def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
     if isinstance(move, Reshuffle):
         return _reshuffle(rs, s, move)
     if s.phase is Phase.OVER:
-        return [Reason("turn.order", "the round is over", where(rs, "turn.order"))], None, ()
+        return [reason(rs, "turn.order", "the round is over")], None, ()
     seat = s.turn
     if move.player != s.players[seat]:
-        return [Reason("turn.order", f"it is {s.players[seat]}'s turn, not {move.player}'s",
-                       where(rs, "turn.order"))], None, ()
+        return [reason(rs, "turn.order", f"it is {s.players[seat]}'s turn, not {move.player}'s")], None, ()
     if isinstance(move, Draw):
         if s.phase is not Phase.DRAW:
-            return [Reason("turn.order", f"{move.player} has drawn already this turn", where(rs, "turn.order"))], \
+            return [reason(rs, "turn.order", f"{move.player} has drawn already this turn")], \
                 None, ()
         return _draw(rs, s, seat, move)
     if s.phase is Phase.DRAW:
-        return [Reason("turn.order", f"{move.player} must draw first (from the stock or the discard pile)",
-                       where(rs, "turn.order"))], None, ()
+        return [reason(rs, "turn.order", f"{move.player} must draw first (from the stock or the discard pile)")], \
+            None, ()
     if isinstance(move, Meld):
         return _meld(rs, s, seat, move)
     if isinstance(move, LayOff):
@@ -347,7 +351,7 @@ def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
 
 def _reshuffle(rs: Ruleset, s: RoundState, move: Reshuffle) -> Judgement:
     if s.phase is not Phase.DRAW:
-        return [Reason("turn.order", "a reshuffle comes only before a draw", where(rs, "turn.order"))], None, ()
+        return [reason(rs, "turn.order", "a reshuffle comes only before a draw")], None, ()
     if rs.turn.stock_exhausted is not StockExhausted.RESHUFFLE_DISCARDS:
         return [reason(rs, "turn.stock_exhausted", "this ruleset never reshuffles the discard pile")], None, ()
     if s.stock:
@@ -442,7 +446,7 @@ def _lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
             rule = "turn.wild_move" if any(m.wild) else f"melds.{m.kind}"
             return [reason(rs, rule, f"laying off {' '.join(rs.deck.names_of(move.cards))} onto meld {m.number} "
                            f"({' '.join(rs.deck.names_of(m.cards))}) would need a wild on the table to change "
-                           f"place: {moved}")], None, ()
+                           f"place: {moved}; a wild keeps its place unless moved by the rules")], None, ()
         return _meld_reasons(rs, got, cards), None, ()
     reasons = _no_card_left(rs, s, seat, hand)
     if reasons:

@@ -87,13 +87,19 @@ class LegalMoves:
     def __contains__(self, move: object) -> bool:
         if not isinstance(move, Move):
             return False
-        if self._auto and isinstance(move, Draw) and move.source == "stock" and not self._state.stock:
-            return _can_reshuffle(self._rs, self._state) and move.player == self._state.to_move
+        if self._auto and _reshuffle_first(self._rs, self._state, move):
+            return True
         return not referee.verify(self._rs, self._state, move)
 
 
 def _can_reshuffle(rs: Ruleset, s: RoundState) -> bool:
     return rs.turn.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS and len(s.pile) > 1
+
+
+def _reshuffle_first(rs: Ruleset, s: RoundState, move: Move) -> bool:
+    """A legal stock draw from an empty stock that the dealer must reshuffle for first."""
+    return (isinstance(move, Draw) and move.source == "stock" and not s.stock and s.phase is Phase.DRAW
+            and move.player == s.to_move and _can_reshuffle(rs, s))
 
 
 class Table:
@@ -215,9 +221,7 @@ class Table:
         return Check(not reasons, tuple(reasons))
 
     def _auto_reshuffle_needed(self, move: Move) -> bool:
-        s = self.state
-        return (self._rng is not None and isinstance(move, Draw) and move.source == "stock" and not s.stock
-                and s.phase is Phase.DRAW and move.player == s.to_move and _can_reshuffle(self.rs, s))
+        return self._rng is not None and _reshuffle_first(self.rs, self.state, move)
 
     def play(self, move: Move) -> tuple[Event, ...]:
         """Play a move (always validated): the events it caused, or :class:`IllegalMove`."""
