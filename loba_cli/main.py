@@ -424,4 +424,5 @@ def main() -> None:
         sys.exit(130)
 
 
+import loba_cli.serve_command  # noqa: E402,F401  (registers serve; imports the service only when it runs)
 from loba_cli import game_commands  # noqa: E402,F401  (registers replay, deal, moves)

@@ -1,0 +1,53 @@
+"""``loba serve``: the HTTP validation service (``loba_service``) on uvicorn.
+
+Registered on the app by the last lines of :mod:`loba_cli.main`; the service, Starlette, msgspec and
+uvicorn are imported only when the command runs, so ``loba check`` does not pay for them.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from loba_cli.main import _fail, app
+
+_MISSING = "error: the service needs its extra: pip install 'loba-dsl[service]' ({})"
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="TCP port (0: any free port).")] = 8080,
+    workers: Annotated[int, typer.Option("--workers", min=1, max=64,
+                                         help="Server processes (each with its own solver processes).")] = 1,
+    access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
+) -> None:
+    """Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) until SIGTERM or Ctrl-C.
+
+    SIGTERM stops accepting connections, lets the requests in flight finish (at most the solver budget
+    plus a few seconds), stops the solver processes and exits 0.
+    """
+    try:
+        import uvicorn
+
+        import loba_service.app  # noqa: F401  (fail here, with the hint, if starlette or msgspec is missing)
+        from loba_service.limits import Limits
+    except ImportError as e:
+        _fail(_MISSING.format(e))
+    limits = Limits.from_env()
+    sys.stderr.write(f"loba serve: http://{host}:{port} (docs at /docs), {workers} worker(s)\n")
+    uvicorn.run(
+        "loba_service.app:server_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        access_log=access_log,
+        log_level="info" if access_log else "warning",
+        timeout_graceful_shutdown=limits.max_budget_ms // 1000 + 5,
+        limit_max_requests=None,
+        server_header=False,
+    )

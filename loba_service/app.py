@@ -1,0 +1,409 @@
+"""The ASGI application: Starlette routes over the library, msgspec bodies, one problem body for errors.
+
+>>> from starlette.testclient import TestClient
+>>> client = TestClient(create_app())
+>>> client.post("/v1/check", json={"cards": "A♣ 2♣ JOKER"}).json()["reading"]
+['A♣', '2♣', '3♣']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import anyio.to_thread
+import msgspec
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from loba_dsl import __version__
+from loba_dsl.defaults import DEFAULT_RULESET
+from loba_dsl.errors import InputError, LobaError
+from loba_dsl.rules.model import Ruleset
+from loba_service import bodies, engine
+from loba_service.jobs import JobError
+from loba_service.limits import Limits
+from loba_service.pool import BudgetExceeded, Busy, SolverPool
+from loba_service.problems import (
+    ErrorItem,
+    ServiceError,
+    body_error,
+    encode_problem,
+    from_loba_error,
+)
+from loba_service.rulesets import RulesetCache, spec_of
+
+__all__ = ["Service", "create_app", "server_app"]
+
+log = logging.getLogger("loba_service")
+
+JSON = "application/json"
+PROBLEM = "application/problem+json"
+NDJSON = "application/x-ndjson"
+YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
+
+T = TypeVar("T")
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _json(obj: Any, status: int = 200) -> Response:
+    return Response(msgspec.json.encode(obj), status_code=status, media_type=JSON)
+
+
+def problem_response(err: ServiceError) -> Response:
+    return Response(encode_problem(err), status_code=err.status, media_type=PROBLEM, headers=err.headers)
+
+
+class Service:
+    """The state one server process keeps: limits, compiled rulesets, solver processes, decoders."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits.from_env()
+        self.rulesets = RulesetCache(self.limits.ruleset_cache)
+        self.pool = SolverPool(self.limits.solvers, queue_wait=self.limits.queue_wait_ms / 1000)
+        self.bugs = 0
+        """Requests answered 500 (a real bug); the fuzz tests prove it stays 0."""
+        self._decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+
+    # ------------------------------------------------------------ reading requests
+
+    async def body(self, request: Request) -> bytes:
+        """The body, refused with 413 past ``max_body`` (before reading it all when its length is given)."""
+        limit = self.limits.max_body
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > limit:
+            raise self.too_large()
+        chunks: list[bytes] = []
+        total = 0
+        async for chunk in request.stream():
+            total += len(chunk)
+            if total > limit:
+                raise self.too_large()
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def too_large(self) -> ServiceError:
+        limit = self.limits.max_body
+        return ServiceError(413, "too-large", "The body is too large",
+                            f"the body is larger than the limit of {limit} bytes",
+                            [ErrorItem(code="limit", message=f"at most {limit} bytes per request body")])
+
+    def decode(self, t: type[T], body: bytes) -> T:
+        dec = self._decoders.get(t)
+        if dec is None:
+            dec = self._decoders[t] = msgspec.json.Decoder(t)
+        try:
+            value: T = dec.decode(body)
+        except msgspec.MsgspecError as e:
+            raise body_error(e, body) from None
+        return value
+
+    async def ruleset(self, ref: bodies.RulesetRef) -> Ruleset:
+        """The ruleset a request names or carries (a house one is compiled off the event loop, once)."""
+        rs = self.rulesets.cached(ref)
+        if rs is None:
+            rs = await anyio.to_thread.run_sync(self.rulesets.get, ref)
+        return rs
+
+    def budget(self, asked: int | None) -> float:
+        ms = self.limits.solver_budget_ms if asked is None else min(asked, self.limits.max_budget_ms)
+        return ms / 1000
+
+    async def solve(self, job: str, args: tuple[Any, ...], budget: float) -> Any:
+        try:
+            return await self.pool.run(job, args, budget)
+        except BudgetExceeded as e:
+            raise ServiceError(422, "budget-exceeded", "The solver's time budget ran out", str(e),
+                               [ErrorItem(code="budget-exceeded", message=str(e),
+                                          hint="ask for a smaller hand or a larger budget_ms")]) from None
+        except Busy:
+            raise ServiceError(503, "busy", "Every solver is busy", "every solver process stayed busy; retry later",
+                               headers={"Retry-After": "1"}) from None
+        except JobError as e:
+            v = e.value
+            items = [msgspec.convert(x, ErrorItem) for x in v.get("errors", [])]
+            raise ServiceError(422, "bad-input", "The request cannot be processed", str(v.get("detail")),
+                               items) from None
+
+
+def _query_bool(request: Request, name: str) -> bool:
+    raw = request.query_params.get(name)
+    if raw is None or raw in ("false", "0"):
+        return False
+    if raw in ("true", "1", ""):
+        return True
+    message = f"query parameter '{name}' must be true or false, not {raw[:40]!r}"
+    raise ServiceError(422, "bad-query", "Bad query parameter", message,
+                       [ErrorItem(code="bad-query", message=message, path=f"?{name}")])
+
+
+def _guarded(svc: Service, fn: Callable[[Service, Request], Awaitable[Response]]) -> Handler:
+    """Turn every expected failure into a problem body; anything else is a bug (500, logged)."""
+
+    async def handler(request: Request) -> Response:
+        try:
+            return await fn(svc, request)
+        except ServiceError as e:
+            return problem_response(e)
+        except LobaError as e:
+            return problem_response(from_loba_error(e))
+
+    handler.__name__ = fn.__name__
+    handler.__doc__ = fn.__doc__
+    return handler
+
+
+# ---------------------------------------------------------------- endpoints
+
+
+async def check(svc: Service, request: Request) -> Response:
+    """One meld: the same object as ``loba check --json``."""
+    explain_all = _query_bool(request, "explain")
+    req = svc.decode(bodies.CheckRequest, await svc.body(request))
+    rs = await svc.ruleset(req.ruleset)
+    return _json(engine.check_one(req.cards, rs, req.lang, svc.limits, explain_all=explain_all))
+
+
+async def check_batch(svc: Service, request: Request) -> Response:
+    """Many melds, as JSON ``{"inputs": {id: cards}}`` or NDJSON (one ``{"id", "cards"}`` per line)."""
+    body = await svc.body(request)
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype == NDJSON:
+        return await _ndjson_batch(svc, request, body)
+    req = svc.decode(bodies.CheckBatchRequest, body)
+    if len(req.inputs) > svc.limits.max_batch:
+        raise _batch_limit(len(req.inputs), svc.limits.max_batch)
+    rs = await svc.ruleset(req.ruleset)
+
+    def work() -> dict[str, Any]:
+        return dict(engine.check_many(req.inputs.items(), rs, req.lang, svc.limits))
+
+    results = work() if len(req.inputs) <= 64 else await anyio.to_thread.run_sync(work)
+    return _json({"ruleset": rs.name, "results": results})
+
+
+def _batch_limit(n: int, limit: int) -> ServiceError:
+    message = f"the batch has {n} melds; at most {limit} are accepted"
+    return ServiceError(422, "limit", "A limit of the service was passed", message,
+                        [ErrorItem(code="limit", message=message)])
+
+
+async def _ndjson_batch(svc: Service, request: Request, body: bytes) -> Response:
+    name = request.query_params.get("ruleset", DEFAULT_RULESET)
+    lang = request.query_params.get("lang")
+    rs = await svc.ruleset(name[:64])
+    lines = body.split(b"\n")
+    items: list[tuple[str, str]] = []
+    dec = msgspec.json.Decoder(bodies.NdjsonLine | str)
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            line = dec.decode(raw)
+        except msgspec.MsgspecError as e:
+            err = body_error(e, raw, media="NDJSON")
+            for item in err.errors:
+                if item.location.line is not None:
+                    item.location.line = number
+            raise err from None
+        if isinstance(line, str):
+            items.append((str(number), line))
+        else:
+            items.append((line.id if line.id is not None else str(number), line.cards))
+        if len(items) > svc.limits.max_batch:
+            raise _batch_limit(len(items), svc.limits.max_batch)
+
+    def work() -> bytes:
+        enc = msgspec.json.Encoder()
+        out = bytearray()
+        for key, result in engine.check_many(items, rs, lang, svc.limits):
+            out += enc.encode({"id": key, **result})
+            out += b"\n"
+        return bytes(out)
+
+    data = work() if len(items) <= 64 else await anyio.to_thread.run_sync(work)
+    return Response(data, media_type=NDJSON)
+
+
+async def score_round(svc: Service, request: Request) -> Response:
+    """One round: the same object as ``loba score --json``."""
+    req = svc.decode(bodies.ScoreRoundRequest, await svc.body(request))
+    rs = await svc.ruleset(req.ruleset)
+    return _json(engine.score_round(req, rs, svc.limits))
+
+
+async def score_match(svc: Service, request: Request) -> Response:
+    """A match: the same object as ``loba match --json``."""
+    req = svc.decode(bodies.ScoreMatchRequest, await svc.body(request))
+    rs = await svc.ruleset(req.ruleset)
+    if req.sheet is not None and len(req.sheet) > 20_000:
+        return _json(await anyio.to_thread.run_sync(engine.score_match, req, rs, svc.limits))
+    return _json(engine.score_match(req, rs, svc.limits))
+
+
+async def arrange(svc: Service, request: Request) -> Response:
+    """The best arrangement of a hand, in a solver process under a time budget."""
+    req = svc.decode(bodies.ArrangeRequest, await svc.body(request))
+    rs = await svc.ruleset(req.ruleset)
+    cards = engine.parse_hand(rs, req.cards, req.lang, svc.limits.max_hand)
+    if not cards:
+        raise InputError("no cards given", hint='e.g. {"cards": "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"}')
+    if req.players is not None and not rs.players.min <= req.players <= rs.players.max:
+        raise InputError(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, not {req.players}")
+    args = (spec_of(req.ruleset), tuple(cards), req.discard, req.opening, req.contract, req.players)
+    return _json(await svc.solve("arrange", args, svc.budget(req.budget_ms)))
+
+
+async def diff(svc: Service, request: Request) -> Response:
+    """How two rulesets differ: rules, witnesses, and play statistics for a bounded ``deals``."""
+    req = svc.decode(bodies.DiffRequest, await svc.body(request))
+    if req.deals > svc.limits.max_deals:
+        message = f"deals is {req.deals}; at most {svc.limits.max_deals} are accepted"
+        raise ServiceError(422, "limit", "A limit of the service was passed", message,
+                           [ErrorItem(code="limit", message=message, path="$.deals")])
+    await svc.ruleset(req.left)  # errors in either ruleset come back at once, located, before any solving
+    await svc.ruleset(req.right)
+    args = (spec_of(req.left), spec_of(req.right), req.witnesses, req.deals, req.seed)
+    return _json(await svc.solve("diff", args, svc.budget(req.budget_ms)))
+
+
+async def rulesets(svc: Service, request: Request) -> Response:
+    """The shipped rulesets, each with its one-line description."""
+    from loba_dsl.rules.loading import shipped_names
+
+    def work() -> dict[str, Any]:
+        return {"default": DEFAULT_RULESET,
+                "rulesets": [{"name": n, "description": svc.rulesets.shipped(n).description}
+                             for n in shipped_names()]}
+
+    return _json(await anyio.to_thread.run_sync(work))
+
+
+async def ruleset_show(svc: Service, request: Request) -> Response:
+    """One shipped ruleset as resolved, with the origin (file:line) of every value."""
+    from loba_dsl.rules.loading import shipped_names
+
+    name = request.path_params["name"]
+    if name not in shipped_names():
+        message = f"no shipped ruleset is called {name[:64]!r}"
+        raise ServiceError(404, "not-found", "No such ruleset", message,
+                           [ErrorItem(code="not-found", message=message,
+                                      hint="GET /v1/rulesets lists them")])
+    rs = await svc.ruleset(name)
+    return _json(engine.show(rs))
+
+
+async def validate(svc: Service, request: Request) -> Response:
+    """A house ruleset: valid, or every problem with its file, line, column and length."""
+    body = await svc.body(request)
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype in YAML_TYPES:
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as e:
+            message = f"the YAML is not UTF-8 text ({e.reason} at byte {e.start})"
+            raise ServiceError(422, "bad-body", "The body is not UTF-8", message,
+                               [ErrorItem(code="malformed", message=message)]) from None
+        if len(text) > svc.limits.max_yaml:
+            message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
+            raise ServiceError(422, "limit", "A limit of the service was passed", message,
+                               [ErrorItem(code="limit", message=message)])
+        req = bodies.ValidateRequest(yaml=text, file=request.query_params.get("file", "house.yaml")[:64])
+    else:
+        req = svc.decode(bodies.ValidateRequest, body)
+
+    def work() -> dict[str, Any]:
+        try:
+            rs = svc.rulesets.house(req.file, req.yaml)
+        except LobaError as e:
+            from loba_service.problems import error_items
+
+            return {"file": req.file, "valid": False, "name": None, "kinds": [],
+                    "errors": error_items(e)}
+        return {"file": req.file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds], "errors": []}
+
+    return _json(await anyio.to_thread.run_sync(work))
+
+
+async def healthz(svc: Service, request: Request) -> Response:
+    """The service is up."""
+    return _json({"status": "ok", "version": __version__, "solvers": svc.pool.alive()})
+
+
+# ---------------------------------------------------------------- the app
+
+
+def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> Starlette:
+    """The service as an ASGI app.  ``start_solvers``: start the solver processes at start-up (``loba
+    serve`` does) rather than at the first heavy call."""
+    from loba_service import openapi, pages
+
+    svc = Service(limits)
+    document = openapi.document(svc.limits)
+    encoded = msgspec.json.encode(document)
+    routes: list[tuple[str, Callable[[Service, Request], Awaitable[Response]], str]] = [
+        ("/v1/check", check, "POST"),
+        ("/v1/check/batch", check_batch, "POST"),
+        ("/v1/score/round", score_round, "POST"),
+        ("/v1/score/match", score_match, "POST"),
+        ("/v1/arrange", arrange, "POST"),
+        ("/v1/diff", diff, "POST"),
+        ("/v1/rulesets", rulesets, "GET"),
+        ("/v1/rulesets/validate", validate, "POST"),
+        ("/v1/rulesets/{name}", ruleset_show, "GET"),
+        ("/healthz", healthz, "GET"),
+    ]
+    from loba_service import games
+
+    routes += games.routes()
+
+    async def openapi_json(request: Request) -> Response:
+        return Response(encoded, media_type=JSON)
+
+    async def docs(request: Request) -> Response:
+        return HTMLResponse(pages.docs_page())
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        slug = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
+        title = {404: "Not found", 405: "Method not allowed"}.get(exc.status_code, "HTTP error")
+        err = ServiceError(exc.status_code, slug, title, str(exc.detail))
+        err.headers.update(exc.headers or {})
+        return problem_response(err)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        svc.bugs += 1
+        log.error("bug answering %s %s: %r", request.method, request.url.path, exc, exc_info=exc)
+        return problem_response(ServiceError(500, "bug", "Internal error",
+                                             "the service hit a bug; it has been logged"))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if start_solvers:
+            await anyio.to_thread.run_sync(svc.pool.start)
+        try:
+            yield
+        finally:
+            await anyio.to_thread.run_sync(svc.pool.close)
+
+    app = Starlette(
+        routes=[
+            *(Route(path, _guarded(svc, fn), methods=[method]) for path, fn, method in routes),
+            Route("/openapi.json", openapi_json, methods=["GET"]),
+            Route("/docs", docs, methods=["GET"]),
+        ],
+        exception_handlers={HTTPException: http_error, Exception: server_error},
+        lifespan=lifespan,
+    )
+    app.state.service = svc
+    return app
+
+
+def server_app() -> Starlette:
+    """The app ``loba serve`` runs (uvicorn's factory): solver processes started with it."""
+    return create_app(start_solvers=True)

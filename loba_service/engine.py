@@ -1,0 +1,187 @@
+"""The synchronous work behind the endpoints (called on the event loop when it is quick, in a thread when
+it is not, in a solver process when it is heavy): each takes decoded bodies and a ruleset and gives the
+library's own JSON-ready objects, the ones ``loba ... --json`` prints."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from loba_dsl.cards.deck import Card
+from loba_dsl.cards.notation import check_copies
+from loba_dsl.errors import InputError, LobaError, LobaErrors
+from loba_dsl.melds.check import check as check_meld
+from loba_dsl.melds.explain import explain
+from loba_dsl.melds.matcher import matcher_for
+from loba_dsl.rules.model import Ruleset
+from loba_service.bodies import MatchRoundIn, PlayerIn, ScoreMatchRequest, ScoreRoundRequest
+from loba_service.limits import Limits
+from loba_service.problems import ServiceError, error_items, plain
+
+__all__ = ["check_many", "check_one", "kind_verdicts", "parse_hand", "score_match", "score_round", "show"]
+
+
+def _too_many(what: str, n: int, limit: int) -> ServiceError:
+    from loba_service.problems import ErrorItem
+
+    message = f"{what} has {n} cards; at most {limit} are accepted"
+    return ServiceError(422, "limit", "A limit of the service was passed", message,
+                        [ErrorItem(code="limit", message=message)])
+
+
+def _count(rs: Ruleset, text: str, lang: str | None, limit: int, what: str) -> None:
+    """Refuse more than ``limit`` cards before any matching (a card is at least one character)."""
+    if len(text) <= limit:
+        return
+    n = len(rs.notation(lang).parse(text, source="<cards>").cards)
+    if n > limit:
+        raise _too_many(what, n, limit)
+
+
+def check_one(text: str, rs: Ruleset, lang: str | None, limits: Limits, *, explain_all: bool = False,
+              source: str = "<cards>") -> dict[str, Any]:
+    """``loba check --json`` for one meld; ``explain_all`` adds every kind's verdict."""
+    _count(rs, text, lang, limits.max_cards, "the meld")
+    result = check_meld(text, rs, lang=lang, source=source)
+    if not result.cards:
+        raise InputError("no cards given", hint='e.g. {"cards": "A♣ 2♣ JOKER"}')
+    out = result.to_dict()
+    if explain_all:
+        out["explain"] = kind_verdicts(rs, result.cards)
+    return out
+
+
+def kind_verdicts(rs: Ruleset, cards: tuple[Card, ...]) -> list[dict[str, Any]]:
+    """For each meld kind of the ruleset: are the cards a meld of that kind, and if not, every reason."""
+    m = matcher_for(rs)
+    out = []
+    for spec in m.specs:
+        o = m.match(cards, (spec,))
+        out.append({"kind": spec.name, "valid": o.valid, "reasons": [explain(rs, f) for f in o.failures]})
+    return out
+
+
+def check_many(items: Iterable[tuple[str, str]], rs: Ruleset, lang: str | None,
+               limits: Limits) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(id, result or error) for each (id, cards); a bad item does not stop the others."""
+    seen: dict[str, dict[str, Any]] = {}
+    for key, text in items:
+        hit = seen.get(text)
+        if hit is None:
+            try:
+                hit = check_one(text, rs, lang, limits)
+            except LobaError as e:
+                hit = {"input": text, "valid": None, "errors": plain(error_items(e))}
+            except ServiceError as e:
+                hit = {"input": text, "valid": None, "errors": plain(e.problem().errors)}
+            seen[text] = hit
+        yield key, hit
+
+
+def parse_hand(rs: Ruleset, text: str, lang: str | None, limit: int, source: str = "<cards>") -> tuple[Card, ...]:
+    """Cards of a hand, read and checked against the deck's copies; at most ``limit``."""
+    _count(rs, text, lang, limit, "the hand")
+    parsed = rs.notation(lang).parse(text, source=source)
+    if len(parsed.cards) > limit:
+        raise _too_many("the hand", len(parsed.cards), limit)
+    check_copies(parsed, rs.deck, source=source, text=text, ruleset=rs.name)
+    return parsed.cards
+
+
+def _player(rs: Ruleset, p: PlayerIn, where: str, lang: str | None, limits: Limits) -> Any:
+    from loba_dsl.scoring.model import PlayerRound
+
+    errors: list[LobaError] = []
+    melds: list[tuple[Card, ...]] = []
+    for j, m in enumerate(p.melds):
+        try:
+            _count(rs, m, lang, limits.max_cards, f"{where}.melds[{j}]")
+            cards = rs.notation(lang).parse(m, source=f"<{where}.melds[{j}]>").cards
+        except LobaError as e:
+            errors.append(e)
+            continue
+        if cards:
+            melds.append(cards)
+    hand: tuple[Card, ...] = ()
+    try:
+        _count(rs, p.hand, lang, limits.max_cards, f"{where}.hand")
+        hand = rs.notation(lang).parse(p.hand, source=f"<{where}.hand>").cards
+    except LobaError as e:
+        errors.append(e)
+    if errors:
+        raise errors[0] if len(errors) == 1 else LobaErrors(errors)
+    return PlayerRound(p.name, tuple(melds), hand, p.went_out, p.all_at_once)
+
+
+def _players(rs: Ruleset, players: list[PlayerIn], where: str, lang: str | None, limits: Limits) -> list[Any]:
+    errors: list[LobaError] = []
+    out = []
+    for i, p in enumerate(players):
+        try:
+            out.append(_player(rs, p, f"{where}[{i}]", lang, limits))
+        except LobaError as e:
+            errors.extend(e.errors if isinstance(e, LobaErrors) else (e,))
+    if errors:
+        raise errors[0] if len(errors) == 1 else LobaErrors(errors)
+    return out
+
+
+def _one_of(a: object, b: object, names: str) -> None:
+    if (a is None) == (b is None):
+        raise InputError(f"give exactly one of {names}")
+
+
+def score_round(req: ScoreRoundRequest, rs: Ruleset, limits: Limits) -> dict[str, Any]:
+    """``loba score --json``: from a round file's text, or from the players' cards."""
+    from loba_dsl.scoring.model import RoundFacts
+    from loba_dsl.scoring.rounds import score_round as score
+    from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
+
+    _one_of(req.sheet, req.players, "'sheet' and 'players'")
+    if req.sheet is not None:
+        return score_round_sheet(read_round(req.sheet, rs, source="<sheet>", lang=req.lang), rs).to_dict()
+    assert req.players is not None
+    players = _players(rs, req.players, "players", req.lang, limits)
+    facts = RoundFacts(players=req.table or len(players), round=req.round, stock_out=req.stock_out)
+    return score(rs, players, facts).to_dict()
+
+
+def _events(rs: Ruleset, rounds: list[MatchRoundIn], lang: str | None, limits: Limits) -> list[Any]:
+    from loba_dsl.scoring.model import MatchRound, PlayerPoints, Reentry
+
+    events: list[Any] = []
+    for i, r in enumerate(rounds):
+        _one_of(r.players, r.points, f"'players' and 'points' in rounds[{i}]")
+        if r.players is not None:
+            players: tuple[Any, ...] = tuple(_players(rs, r.players, f"rounds[{i}].players", lang, limits))
+        else:
+            assert r.points is not None
+            players = tuple(PlayerPoints(p.name, p.points, p.went_out) for p in r.points)
+        events.append(MatchRound(players, r.number, r.stock_out))
+        events.extend(Reentry(name) for name in r.reenter)
+    return events
+
+
+def score_match(req: ScoreMatchRequest, rs: Ruleset, limits: Limits) -> dict[str, Any]:
+    """``loba match --json``: from a match file's text, or from the rounds."""
+    from loba_dsl.scoring.match_play import play_match
+    from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
+
+    _one_of(req.sheet, req.rounds, "'sheet' and 'rounds'")
+    if req.sheet is not None:
+        sheet = read_match(req.sheet, rs, source="<sheet>", lang=req.lang)
+        return play_match_sheet(sheet, rs, target=req.target).to_dict()
+    assert req.rounds is not None
+    events = _events(rs, req.rounds, req.lang, limits)
+    return play_match(rs, events, players=req.players, target=req.target).to_dict()
+
+
+def show(rs: Ruleset) -> dict[str, Any]:
+    """``loba show --json --origin``, with the ruleset's name and the files of its ``extends`` chain."""
+    return {
+        "name": rs.name,
+        "ruleset": rs.document,
+        "origins": {".".join(str(p) for p in path): where for path, where in rs.origins.items()},
+        "files": [Path(f).name for f in rs.files],
+    }

@@ -1,0 +1,84 @@
+"""The service's limits: every one documented (README, OpenAPI) and tested.
+
+Each can be changed with an environment variable when the server starts (``LOBA_SERVICE_MAX_BODY=...``);
+the defaults suit a small public service on one machine.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+__all__ = ["Limits"]
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one request may ask for."""
+
+    max_body: int = 1_048_576
+    """Largest request body, in bytes (413 past it)."""
+    max_cards: int = 108
+    """Most cards in one card list (a meld, a hand, a lay-down): one double deck."""
+    max_hand: int = 40
+    """Most cards in a hand given to the solver (``/v1/arrange``)."""
+    max_batch: int = 5_000
+    """Most melds in one ``/v1/check/batch`` request."""
+    max_yaml: int = 65_536
+    """Largest house ruleset, in characters."""
+    max_text: int = 262_144
+    """Largest round or match sheet, in characters."""
+    max_deals: int = 2_000
+    """Most dealt hands per ruleset for ``/v1/diff`` play statistics."""
+    solver_budget_ms: int = 2_000
+    """Time budget of one solver call (``/v1/arrange``, ``/v1/diff``) when the request gives none."""
+    max_budget_ms: int = 10_000
+    """Largest time budget a request may ask for."""
+    queue_wait_ms: int = 10_000
+    """How long a solver call may wait for a free solver process before a 503."""
+    solvers: int = 2
+    """Solver processes per server process."""
+    ruleset_cache: int = 128
+    """Compiled house rulesets kept (least recently used go first); keyed by their content."""
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
+        """The defaults, overridden by ``LOBA_SERVICE_<NAME>`` variables (positive integers)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, int] = {}
+        for f in fields(cls):
+            raw = env.get(f"LOBA_SERVICE_{f.name.upper()}")
+            if raw is None:
+                continue
+            try:
+                value = int(raw)
+            except ValueError:
+                raise SystemExit(f"error: LOBA_SERVICE_{f.name.upper()} must be an integer, not {raw!r}") from None
+            if value < 1:
+                raise SystemExit(f"error: LOBA_SERVICE_{f.name.upper()} must be at least 1")
+            values[f.name] = value
+        return cls(**values)
+
+    def table(self) -> list[tuple[str, int, str]]:
+        """(name, value, what it bounds) for the documentation."""
+        out = []
+        for f in fields(self):
+            doc = _DOCS.get(f.name, "")
+            out.append((f.name, int(getattr(self, f.name)), doc))
+        return out
+
+
+_DOCS = {
+    "max_body": "request body, bytes (413 past it)",
+    "max_cards": "cards in one card list",
+    "max_hand": "cards in a hand for /v1/arrange",
+    "max_batch": "melds in one /v1/check/batch",
+    "max_yaml": "characters of a house ruleset",
+    "max_text": "characters of a round or match sheet",
+    "max_deals": "dealt hands per ruleset for /v1/diff",
+    "solver_budget_ms": "default solver time budget, ms",
+    "max_budget_ms": "largest solver time budget a request may ask for, ms",
+    "queue_wait_ms": "wait for a free solver before 503, ms",
+    "solvers": "solver processes per server process",
+    "ruleset_cache": "compiled house rulesets kept",
+}
