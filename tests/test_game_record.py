@@ -224,3 +224,21 @@ def test_cli_deal_next_round(menos: Ruleset, tmp_path: Path) -> None:
     fresh = tmp_path / "fresh.json"
     fresh.write_text(runner.invoke(app, ["deal", "--players", "Ana,Beto", "--seed", "1"]).stdout, encoding="utf-8")
     assert runner.invoke(app, ["deal", "--next", str(fresh), "--seed", "1"]).exit_code == 2  # not over yet
+
+
+def test_a_view_cannot_be_replayed_and_stale_plies_are_refused(menos: Ruleset, tmp_path: Path) -> None:
+    # issue 13: a player's view hides cards as "??": it is not a record that can be replayed (exit 2).
+    t = played_round(menos)
+    path = write(tmp_path, t.record(view="Ana"), "view.json")
+    r = runner.invoke(app, ["replay", str(path)])
+    assert r.exit_code == 2 and "??" in r.stderr
+    # A move chosen at an older ply is refused (a stale client), and changes nothing.
+    fresh = Table.deal(menos, PLAYERS, "Carla", seed=9)
+    fresh.play(Draw("Beto", "stock"), ply=0)
+    before = fresh.state
+    from loba_dsl.game import IllegalMove
+
+    with pytest.raises(IllegalMove) as e:
+        fresh.play(Discard("Beto", fresh.state.hands[1][0]), ply=0)
+    assert e.value.rule == "turn.order" and fresh.state is before
+    assert fresh.check(Discard("Beto", fresh.state.hands[1][0])).to_dict() == {"ok": True, "reasons": []}

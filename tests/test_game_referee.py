@@ -622,3 +622,29 @@ def test_too_few_players(menos: Ruleset) -> None:
     with pytest.raises(DealRejected) as e:
         Table.deal(menos, ("Ana",), "Ana", seed=1)
     assert e.value.reasons[0].rule == "players.count"
+
+
+def test_contrato_round_to_its_end() -> None:
+    # rules.md §4 contrato (scored as Menos, rules.md §1): round 1's contract is 2 piernas; once it is
+    # down, other melds follow.  Penalties: Joker 25, A 15, J Q K 10, 2-10 face.
+    rs = load_ruleset("contrato")
+    t = deal(rs, {"Ana": "A♠ A♥ 2♣ 3♣ 9♦ 10♦ J♠ Q♠ JOKER",      # 15+15+2+3+9+10+10+10+25 = 99
+                  "Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦ 4♣ 5♣ 6♣",
+                  "Carla": "2♠ 3♠ 4♠ 8♥ 9♥ 10♥ 5♦ 6♦ 8♣"},    # 2+3+4+8+9+10+5+6+8 = 55
+             upcard="2♥", stock_top="2♦ Q♣ J♣ 3♦")
+    c = rs.notation().parse_codes
+    assert rejected(t, Draw("Ana", "stock")) == "turn.order"
+    t.play(Draw("Beto", "stock"))
+    assert rejected(t, Meld("Beto", c("4♣ 5♣ 6♣ 2♦"))).startswith("melds.")
+    t.play(Meld("Beto", c("7♠ 7♥ 7♦")))
+    t.play(Meld("Beto", c("K♠ K♥ K♦")))
+    t.play(Discard("Beto", c("2♦")[0]))
+    for who, card in (("Ana", "Q♣"), ("Carla", "J♣")):
+        t.play(Draw(who, "stock"))
+        t.play(Discard(who, c(card)[0]))
+    t.play(Draw("Beto", "stock"))
+    t.play(Meld("Beto", c("4♣ 5♣ 6♣")))  # the contract is down: an escalera may follow
+    t.play(Discard("Beto", c("3♦")[0]))
+    out = t.outcome()
+    assert out is not None and out.went_out == "Beto"
+    assert out.scores == {"Ana": 99, "Beto": 0, "Carla": 55}

@@ -11,6 +11,19 @@ phase) and ``cards.in_hand`` (a card the player does not hold).
 next state and the events of the move.  :func:`verify`, :func:`apply` and
 :func:`legal_moves` are built on it, so a move listed as legal is always
 accepted, and a rejected move changes nothing (states are immutable).
+
+Where the rules leave a question open, the referee decides so:
+
+- a first lay-down (``requirements``) is everything a player puts down in the turn they first put
+  cards down; it is judged when the turn ends (the discard, or going out), so a short lay-down
+  makes the discard illegal until more is put down or the melds are taken back (``undo``);
+- a contract's lay-down is exactly the contract's melds, in that one turn;
+- a lay-off onto a meld of another player (``lay_off: any_melds``) before the first lay-down
+  is refused where the ruleset has an opening minimum or contracts;
+- Joker replacement and moving a wild follow the ownership ``turn.lay_off`` gives for lay-offs;
+- where the stock is empty and the discard pile holds at most one card, nothing can be
+  reshuffled: the round ends as if the stock rule ended it (``stock_out``);
+- under ``stock_exhausted: end_round`` a player who goes out on that last discard went out.
 """
 
 from __future__ import annotations

@@ -67,14 +67,17 @@ def read(rs: Ruleset, cards: Sequence[Card], pins: Sequence[Card | None] | None 
     assert pins is not None
     m = matcher_for(rs, scored=False)
     kinds = [k for k in m.specs if kind is None or k.name == kind]
+    pinned = tuple(c if p is None else p for c, p in zip(cards, pins, strict=True))
     real = m.match(cards, tuple(kinds))
     if real.best is None:
         return Unreadable(real.failures, kind=kind)
-    pinned = tuple(c if p is None else p for c, p in zip(cards, pins, strict=True))
+    if pinned == cards and not any(wild_capable(rs, c) for c in cards):
+        b = real.best  # every card natural and itself: the pins hold in any reading
+        return Placed(b.kind, rs.kinds[b.kind_index].is_run, tuple(cards[i] for i in b.order), b.stands, b.wild)
     tried: list[Failure] = []
     first = real.best.kind
     for spec in sorted(kinds, key=lambda s: s.name != first):
-        if m.match(cards, (spec,), reasons=False).best is None:
+        if spec.name != first and m.match(cards, (spec,), reasons=False).best is None:
             continue
         got = m.match(pinned, (spec,))
         r = got.best

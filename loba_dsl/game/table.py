@@ -27,7 +27,7 @@ from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome as scoring
 from loba_dsl.game import referee
 from loba_dsl.game.moves import Draw, Move, Reshuffle
-from loba_dsl.game.referee import Event, Reason
+from loba_dsl.game.referee import Event, IllegalMove, Reason
 from loba_dsl.game.state import Phase, RoundState
 from loba_dsl.rules.model import Ruleset, StockExhausted
 
@@ -57,6 +57,9 @@ class Check:
 
     def __bool__(self) -> bool:
         return self.ok
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ok": self.ok, "reasons": [r.to_dict() for r in self.reasons]}
 
 
 @dataclass
@@ -223,8 +226,15 @@ class Table:
     def _auto_reshuffle_needed(self, move: Move) -> bool:
         return self._rng is not None and _reshuffle_first(self.rs, self.state, move)
 
-    def play(self, move: Move) -> tuple[Event, ...]:
-        """Play a move (always validated): the events it caused, or :class:`IllegalMove`."""
+    def play(self, move: Move, ply: int | None = None) -> tuple[Event, ...]:
+        """Play a move (always validated): the events it caused, or :class:`IllegalMove`.
+
+        ``ply``, where given, is the ply the move was chosen at: a move chosen on a state that has
+        moved on since (a stale client) is refused.
+        """
+        if ply is not None and ply != self.ply:
+            raise IllegalMove(move, [Reason("turn.order", f"the move was chosen at ply {ply}, but the round is at "
+                                            f"ply {self.ply}", referee.where(self.rs, "turn.order"))])
         events: tuple[Event, ...] = ()
         if self._auto_reshuffle_needed(move):
             assert self._rng is not None
