@@ -38,6 +38,13 @@ def serve(
     except ImportError as e:
         _fail(_MISSING.format(e))
     limits = Limits.from_env()
+    import os
+    import secrets
+
+    from loba_service.seal import KEY_ENV
+
+    # One key for every worker process, so any worker opens any sealed record (drawn here when unset).
+    os.environ.setdefault(KEY_ENV, secrets.token_hex(32))
     sys.stderr.write(f"loba serve: http://{host}:{port} (docs at /docs), {workers} worker(s)\n")
     uvicorn.run(
         "loba_service.app:server_app",

@@ -69,6 +69,7 @@ class Service:
         self.bugs = 0
         """Requests answered 500 (a real bug); the fuzz tests prove it stays 0."""
         self._decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+        self.games: Any = None
 
     # ------------------------------------------------------------ reading requests
 

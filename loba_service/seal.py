@@ -1,0 +1,97 @@
+"""Sealing a server-dealt game record, so a client can hold it but neither read nor forge its hidden cards.
+
+The seal is the whole record (every hand, the stock, the seed), compressed, encrypted and authenticated:
+``v1.`` + base64url(nonce ‖ ciphertext ‖ tag).  The cipher is HMAC-SHA256 in counter mode (a PRF used
+as a keystream, one fresh 16-byte nonce per seal) and the tag is HMAC-SHA256 over nonce and ciphertext
+(encrypt-then-MAC), with two keys derived from the service key.  Only the standard library is used.
+
+The service key comes from ``LOBA_SERVICE_KEY`` (any text; 32 random bytes or more as hex is right), or is
+drawn at random when the variable is unset (``loba serve`` draws it once and shares it with its workers);
+a seal made under one key does not open under another.
+
+>>> s = Sealer(b"k" * 32)
+>>> s.open(s.seal({"a": 1}))
+{'a': 1}
+>>> s.open(s.seal({"a": 1})[:-2] + "AA") is None
+True
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import zlib
+from typing import Any
+
+__all__ = ["KEY_ENV", "Sealer", "service_key"]
+
+KEY_ENV = "LOBA_SERVICE_KEY"
+_PREFIX = "v1."
+_NONCE = 16
+_TAG = 32
+MAX_SEAL = 400_000
+"""Longest seal accepted, in characters (a sealed record of many rounds stays far below it)."""
+MAX_PLAIN = 4_000_000
+"""Largest record a seal may open to, in bytes (a bound on decompression)."""
+
+
+def service_key(environ: dict[str, str] | None = None) -> bytes:
+    """The key from ``LOBA_SERVICE_KEY``, or 32 fresh random bytes."""
+    env = os.environ if environ is None else environ
+    raw = env.get(KEY_ENV)
+    if raw:
+        return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).digest()
+    return secrets.token_bytes(32)
+
+
+class Sealer:
+    def __init__(self, key: bytes) -> None:
+        self._enc = hmac.new(key, b"loba-seal-encrypt", hashlib.sha256).digest()
+        self._mac = hmac.new(key, b"loba-seal-authenticate", hashlib.sha256).digest()
+
+    def _stream(self, nonce: bytes, n: int) -> bytes:
+        out = bytearray()
+        counter = 0
+        while len(out) < n:
+            out += hmac.new(self._enc, nonce + counter.to_bytes(8, "big"), hashlib.sha256).digest()
+            counter += 1
+        return bytes(out[:n])
+
+    def seal(self, value: Any) -> str:
+        plain = zlib.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
+        nonce = secrets.token_bytes(_NONCE)
+        stream = self._stream(nonce, len(plain))
+        ct = _xor(plain, stream)
+        tag = hmac.new(self._mac, nonce + ct, hashlib.sha256).digest()
+        return _PREFIX + base64.urlsafe_b64encode(nonce + ct + tag).decode("ascii").rstrip("=")
+
+    def open(self, token: object) -> Any:
+        """The sealed value, or ``None`` for anything that is not a seal of ours, intact."""
+        if not isinstance(token, str) or not token.startswith(_PREFIX) or len(token) > MAX_SEAL:
+            return None
+        body = token[len(_PREFIX):]
+        try:
+            raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        except (binascii.Error, ValueError):
+            return None
+        if len(raw) < _NONCE + _TAG:
+            return None
+        nonce, ct, tag = raw[:_NONCE], raw[_NONCE:-_TAG], raw[-_TAG:]
+        if not hmac.compare_digest(tag, hmac.new(self._mac, nonce + ct, hashlib.sha256).digest()):
+            return None
+        plain = _xor(ct, self._stream(nonce, len(ct)))
+        try:
+            d = zlib.decompressobj()
+            data = d.decompress(plain, MAX_PLAIN)
+            return json.loads(data.decode("utf-8"))
+        except (zlib.error, ValueError, UnicodeDecodeError):
+            return None
+
+
+def _xor(a: bytes, b: bytes) -> bytes:
+    return (int.from_bytes(a, "big") ^ int.from_bytes(b, "big")).to_bytes(len(a), "big")
