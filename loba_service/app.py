@@ -143,6 +143,20 @@ def _query_bool(request: Request, name: str) -> bool:
                        [ErrorItem(code="bad-query", message=message, path=f"?{name}")])
 
 
+def _query_str(request: Request, name: str, max_length: int, pattern: str | None = None) -> str | None:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    import re
+
+    if len(raw) > max_length or not raw or (pattern is not None and not re.fullmatch(pattern, raw)):
+        message = f"query parameter '{name}' must be 1 to {max_length} characters" + (
+            f" matching {pattern}" if pattern else "")
+        raise ServiceError(422, "bad-query", "Bad query parameter", message,
+                           [ErrorItem(code="bad-query", message=message, path=f"?{name}")])
+    return raw
+
+
 def _guarded(svc: Service, fn: Callable[[Service, Request], Awaitable[Response]]) -> Handler:
     """Turn every expected failure into a problem body; anything else is a bug (500, logged)."""
 
@@ -172,10 +186,12 @@ async def check(svc: Service, request: Request) -> Response:
 
 async def check_batch(svc: Service, request: Request) -> Response:
     """Many melds, as JSON ``{"inputs": {id: cards}}`` or NDJSON (one ``{"id", "cards"}`` per line)."""
+    name = _query_str(request, "ruleset", 64)
+    lang = _query_str(request, "lang", 8)
     body = await svc.body(request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype == NDJSON:
-        return await _ndjson_batch(svc, request, body)
+        return await _ndjson_batch(svc, body, name or DEFAULT_RULESET, lang)
     req = svc.decode(bodies.CheckBatchRequest, body)
     if len(req.inputs) > svc.limits.max_batch:
         raise _batch_limit(len(req.inputs), svc.limits.max_batch)
@@ -194,10 +210,8 @@ def _batch_limit(n: int, limit: int) -> ServiceError:
                         [ErrorItem(code="limit", message=message)])
 
 
-async def _ndjson_batch(svc: Service, request: Request, body: bytes) -> Response:
-    name = request.query_params.get("ruleset", DEFAULT_RULESET)
-    lang = request.query_params.get("lang")
-    rs = await svc.ruleset(name[:64])
+async def _ndjson_batch(svc: Service, body: bytes, name: str, lang: str | None) -> Response:
+    rs = await svc.ruleset(name)
     lines = body.split(b"\n")
     items: list[tuple[str, str]] = []
     dec = msgspec.json.Decoder(bodies.NdjsonLine | str)
@@ -301,6 +315,7 @@ async def ruleset_show(svc: Service, request: Request) -> Response:
 
 async def validate(svc: Service, request: Request) -> Response:
     """A house ruleset: valid, or every problem with its file, line, column and length."""
+    file = _query_str(request, "file", 64, r"[A-Za-z0-9_.\-]{1,64}")
     body = await svc.body(request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype in YAML_TYPES:
@@ -314,7 +329,7 @@ async def validate(svc: Service, request: Request) -> Response:
             message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
             raise ServiceError(422, "limit", "A limit of the service was passed", message,
                                [ErrorItem(code="limit", message=message)])
-        req = bodies.ValidateRequest(yaml=text, file=request.query_params.get("file", "house.yaml")[:64])
+        req = bodies.ValidateRequest(yaml=text, file=file or "house.yaml")
     else:
         req = svc.decode(bodies.ValidateRequest, body)
 

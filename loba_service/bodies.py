@@ -235,7 +235,8 @@ class MatchOut(Struct):
     target: int | None
     rounds: list[MatchRoundOut]
     standings: list[StandingOut]
-    winner: str | None
+    winner: list[str] | None
+    """The winners (a shared win lists several), once the match is over."""
     over: bool
     how: str
 

@@ -77,9 +77,10 @@ def document(limits: Limits | None = None) -> dict[str, Any]:
     }
     post = (413, 422)
     heavy = (413, 422, 503)
-    ruleset_q = [_param("ruleset", "query", {"type": "string", "maxLength": 64},
+    ruleset_q = [_param("ruleset", "query", {"type": "string", "minLength": 1, "maxLength": 64},
                         "NDJSON bodies only: the shipped ruleset (default menos)."),
-                 _param("lang", "query", {"type": "string", "maxLength": 8}, "NDJSON bodies only: rank letters.")]
+                 _param("lang", "query", {"type": "string", "minLength": 1, "maxLength": 8},
+                        "NDJSON bodies only: rank letters.")]
     paths: dict[str, Any] = {
         "/v1/check": {"post": _op(
             "Check one meld", "Is this card list one legal meld, which kind, what each wild stands for, and why "
@@ -129,7 +130,7 @@ def document(limits: Limits | None = None) -> dict[str, Any]:
             f"`extends` may name shipped rulesets only.  At most {limits.max_yaml} characters.",
             bodies.ValidateOut, request=bodies.ValidateRequest, errors=post, tag="rulesets", op_id="validate",
             request_content={"application/yaml": {"schema": {"type": "string", "maxLength": limits.max_yaml}}},
-            parameters=[_param("file", "query", {"type": "string", "maxLength": 64},
+            parameters=[_param("file", "query", {"type": "string", "pattern": "^[A-Za-z0-9_.\\-]{1,64}$"},
                                "YAML bodies only: the name errors give the text.")])},
         "/healthz": {"get": _op("Health", "The service is up.", bodies.Health, tag="service", op_id="healthz")},
     }

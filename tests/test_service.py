@@ -16,13 +16,13 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("msgspec")
 
-from starlette.testclient import TestClient  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+from starlette.testclient import TestClient
+from test_matches import ACCEPTANCE
+from test_scoring import MENOS_ROUND
+from typer.testing import CliRunner
 
-from loba_cli.main import app as cli  # noqa: E402
-from loba_service import Limits, create_app  # noqa: E402
-from tests.test_matches import ACCEPTANCE  # noqa: E402
-from tests.test_scoring import MENOS_ROUND  # noqa: E402
+from loba_cli.main import app as cli
+from loba_service import Limits, create_app
 
 PROBLEM = "application/problem+json"
 
@@ -234,7 +234,7 @@ def test_score_round_sheet_is_the_cli_object(client: TestClient, tmp_path: Any) 
 
 
 def test_score_round_players(client: TestClient) -> None:
-    players = [{"name": "Ana", "melds": ["4♣ 5♣ 6♣", "7♠ 7♥ 7♦"], "went_out": True},
+    players: list[dict[str, Any]] = [{"name": "Ana", "melds": ["4♣ 5♣ 6♣", "7♠ 7♥ 7♦"], "went_out": True},
                {"name": "Beto", "hand": "JOKER A♠ K♦ 7♣"},
                {"name": "Carla", "melds": ["9♦ 10♦ J♦"], "hand": "Q♥ J♣ 10♦"},
                {"name": "Dani", "hand": "A♠ K♦ 2♣ 9♥"}]
@@ -260,7 +260,7 @@ def test_score_match_sheet_is_the_cli_object(client: TestClient, tmp_path: Any) 
 
 
 def test_score_match_rounds(client: TestClient) -> None:
-    rounds = [{"points": [{"name": "Ana", "went_out": True}, {"name": "Beto", "points": 34},
+    rounds: list[dict[str, Any]] = [{"points": [{"name": "Ana", "went_out": True}, {"name": "Beto", "points": 34},
                           {"name": "Carla", "points": 57}, {"name": "Dani", "points": 20}]},
               {"points": [{"name": "Ana", "went_out": True}, {"name": "Beto", "points": 40},
                           {"name": "Carla", "points": 50}, {"name": "Dani", "points": 12}], "reenter": ["Carla"]}]
@@ -385,7 +385,8 @@ BROKEN = "name: casa\nextends: menos\nmelds:\n  pierna:\n    shape: escalara\n"
 def test_validate(client: TestClient, tmp_path: Any) -> None:
     ok = client.post("/v1/rulesets/validate", json={"yaml": "name: casa\nextends: menos\n"}).json()
     assert ok["valid"] and ok["name"] == "casa" and ok["kinds"] == ["pierna", "escalera"]
-    as_yaml = client.post("/v1/rulesets/validate", content=BROKEN.encode(), headers={"content-type": "application/yaml"})
+    as_yaml = client.post("/v1/rulesets/validate", content=BROKEN.encode(),
+                          headers={"content-type": "application/yaml"})
     as_json = client.post("/v1/rulesets/validate", json={"yaml": BROKEN})
     assert as_yaml.status_code == as_json.status_code == 200
     assert as_yaml.json() == as_json.json()

@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from starlette.testclient import TestClient  # noqa: E402
-from typer.testing import CliRunner  # noqa: E402
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
-from loba_cli.main import app as cli  # noqa: E402
-from loba_service import Limits, create_app  # noqa: E402
+from loba_cli.main import app as cli
+from loba_service import Limits, create_app
 
 PLAYERS = ["Ana", "Beto", "Carla"]
 
