@@ -46,6 +46,13 @@ def serve(
     # One key for every worker process, so any worker opens any sealed record (drawn here when unset).
     os.environ.setdefault(KEY_ENV, secrets.token_hex(32))
     sys.stderr.write(f"loba serve: http://{host}:{port} (docs at /docs), {workers} worker(s)\n")
+    import signal
+
+    def stopped(signum: int, frame: object) -> None:  # uvicorn re-raises SIGTERM once it has drained
+        sys.stderr.write("loba serve: stopped\n")
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stopped)
     uvicorn.run(
         "loba_service.app:server_app",
         factory=True,
