@@ -41,7 +41,7 @@ from loba_service.problems import ErrorItem, ErrorLocation, ServiceError
 from loba_service.rulesets import spec_of
 from loba_service.seal import Sealer, service_key
 
-__all__ = ["TYPES", "paths", "routes"]
+__all__ = ["TYPES", "Games", "paths", "play_sync", "public", "routes"]
 
 HIDDEN = "??"
 MAX_LEGAL = 1_000
@@ -378,33 +378,33 @@ async def check(svc: Any, request: Request) -> Response:
     return _json(await anyio.to_thread.run_sync(work))
 
 
-async def play(svc: Any, request: Request) -> Response:
-    """Play a move: the events, the new record, the view of the player to move."""
+def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
+    """The work of ``/v1/games/play`` (off the event loop): replay, validate, apply, seal again."""
     from loba_dsl.game import IllegalMove, Reshuffle
 
+    full = g.full(req.record, rs, req.ruleset)
+    table = g.table(full, rs)
+    _stale(table, req.ply)
+    move = _move(rs, table, req.move)
+    events: list[Any] = []
+    try:
+        if _needs_reshuffle(rs, table, move):
+            pile = list(table.state.pile[1:])
+            random.SystemRandom().shuffle(pile)
+            events += table.play(Reshuffle(tuple(pile)))
+        events += table.play(move)
+    except IllegalMove as e:
+        raise ServiceError(422, "illegal-move", "The move is illegal", e.message, reason_items(e.reasons)) from None
+    record = g.client_record(table, rs, req.ruleset, req.record.seal is not UNSET)
+    return _state(table, record, [_event(e, rs, req.move.player) for e in events])
+
+
+async def play(svc: Any, request: Request) -> Response:
+    """Play a move: the events, the new record, the view of the player to move."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
     g = _games(svc)
     rs = await _ruleset(svc, req.record, req.ruleset)
-
-    def work() -> dict[str, Any]:
-        full = g.full(req.record, rs, req.ruleset)
-        table = g.table(full, rs)
-        _stale(table, req.ply)
-        move = _move(rs, table, req.move)
-        events: list[Any] = []
-        try:
-            if _needs_reshuffle(rs, table, move):
-                pile = list(table.state.pile[1:])
-                random.SystemRandom().shuffle(pile)
-                events += table.play(Reshuffle(tuple(pile)))
-            events += table.play(move)
-        except IllegalMove as e:
-            raise ServiceError(422, "illegal-move", "The move is illegal", e.message,
-                               reason_items(e.reasons)) from None
-        record = g.client_record(table, rs, req.ruleset, req.record.seal is not UNSET)
-        return _state(table, record, [_event(e, rs, req.move.player) for e in events])
-
-    return _json(await anyio.to_thread.run_sync(work))
+    return _json(await anyio.to_thread.run_sync(play_sync, g, rs, req))
 
 
 # ---------------------------------------------------------------- OpenAPI

@@ -97,6 +97,10 @@ def test_serve_answers_over_loopback_and_drains_on_sigterm() -> None:
         t = threading.Thread(target=run)
         t.start()
         time.sleep(0.5)
+        # the solve runs in a solver process: the event loop still answers at once
+        t0 = time.monotonic()
+        assert call(port, "POST", "/v1/check", {"cards": "7♠ 7♥ 7♦"})[0] == 200
+        assert time.monotonic() - t0 < 1.0 and t.is_alive()
         proc.send_signal(signal.SIGTERM)
         t.join(60)
         status, body = slow["answer"]
