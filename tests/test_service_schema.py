@@ -8,6 +8,7 @@ service's bug counter must stay 0, which proves no fuzzed input reached the catc
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ CHECKS: list[Any] = [not_a_server_error, status_code_conformance, content_type_c
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=int(os.environ.get("LOBA_FUZZ_EXAMPLES", "25")), deadline=None, suppress_health_check=list(HealthCheck))
 def test_api(case: Any) -> None:
     checks = CHECKS
     if case.media_type == "application/yaml":
