@@ -39,12 +39,13 @@ def _ndjson(ctx: Any, response: Any) -> str:
 APP = create_app(Limits(solvers=1, solver_budget_ms=500, max_budget_ms=1000))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
+EXAMPLES = int(os.environ.get("LOBA_FUZZ_EXAMPLES", "25"))
 CHECKS: list[Any] = [not_a_server_error, status_code_conformance, content_type_conformance,
                      response_schema_conformance, negative_data_rejection]
 
 
 @schema.parametrize()
-@settings(max_examples=int(os.environ.get("LOBA_FUZZ_EXAMPLES", "25")), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api(case: Any) -> None:
     checks = CHECKS
     if case.media_type == "application/yaml":
