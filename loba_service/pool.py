@@ -63,6 +63,7 @@ class SolverPool:
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
         self._lock = threading.Lock()
+        self._start_lock = threading.Lock()
         self._sem: asyncio.Semaphore | None = None
         self._sem_loop: asyncio.AbstractEventLoop | None = None
         self._started = False
@@ -96,18 +97,19 @@ class SolverPool:
         return False
 
     def start(self) -> None:
-        """Start every solver now and wait until they are ready (blocking: call it off the event loop)."""
-        with self._lock:
+        """Start every solver now and wait until they are ready (blocking: call it off the event loop).
+        Callers that come while another is starting them wait for it."""
+        with self._start_lock:
             if self._started:
                 return
+            fresh = [self._spawn() for _ in range(self.size)]
+            for w in fresh:
+                if self._ready(w):
+                    with self._lock:
+                        self._idle.append(w)
+                else:
+                    self._stop(w)
             self._started = True
-        fresh = [self._spawn() for _ in range(self.size)]
-        for w in fresh:
-            if self._ready(w):
-                with self._lock:
-                    self._idle.append(w)
-            else:
-                self._stop(w)
 
     def alive(self) -> int:
         with self._lock:

@@ -455,3 +455,24 @@ def test_unknown_path_and_method_are_problems(client: TestClient) -> None:
 def test_no_bug_was_hit(client: TestClient) -> None:
     svc = client.app.state.service  # type: ignore[attr-defined]
     assert svc.bugs == 0
+
+
+def test_pool_busy_past_the_queue_wait() -> None:
+    """Every solver busy for longer than the queue wait: Busy (the endpoints answer 503 with Retry-After)."""
+    import anyio
+
+    from loba_service.pool import Busy, SolverPool
+
+    pool = SolverPool(1, queue_wait=0.2)
+
+    async def run() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(pool.run, "ping", (1.5,), 10.0)
+            await anyio.sleep(0.3)
+            with pytest.raises(Busy):
+                await pool.run("ping", (0.0,), 5.0)
+
+    try:
+        anyio.run(run)
+    finally:
+        pool.close()

@@ -169,3 +169,18 @@ def test_events_hide_a_drawn_card_from_the_others() -> None:
     e = Event("drew", "Beto", (0,))
     assert _event(e, rs, "Beto")["cards"] != ["??"]
     assert _event(e, rs, "Ana")["cards"] == ["??"]
+
+
+def test_a_house_ruleset_game(client: TestClient) -> None:
+    """A house ruleset carried in the requests (rules.md Appendix A); the seal binds its content."""
+    house = {"yaml": "name: casa\nextends: menos\ndeal:\n  cards: 7\n"}
+    r = client.post("/v1/games/deal", json={"players": PLAYERS, "dealer": "Carla", "ruleset": house})
+    assert r.status_code == 200, r.text
+    st = r.json()
+    assert st["record"]["ruleset"] == "casa" and len(st["view"]["hand"]) == 7
+    move = {"op": "draw", "player": st["to_move"], "from": "stock"}
+    r = client.post("/v1/games/play", json={"record": st["record"], "move": move, "ruleset": house})
+    assert r.status_code == 200 and len(r.json()["view"]["hand"]) == 8
+    other = {"yaml": "name: casa\nextends: menos\ndeal:\n  cards: 8\n"}  # same name, other rules
+    r = client.post("/v1/games/play", json={"record": st["record"], "move": move, "ruleset": other})
+    assert r.status_code == 422 and r.json()["errors"][0]["code"] == "bad-record"
