@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from loba_dsl.defaults import DEFAULT_RULESET
@@ -364,7 +363,3 @@ class Health(Struct):
     status: Literal["ok"]
     version: str
     solvers: int
-
-
-def decoder(t: type[Any]) -> msgspec.json.Decoder[Any]:
-    return msgspec.json.Decoder(t)

@@ -18,7 +18,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -226,6 +225,3 @@ def _rebuild(value: Any) -> Exception:
     from loba_service.jobs import JobError
 
     return JobError(value)
-
-
-Job = Callable[..., Any]
