@@ -20,6 +20,7 @@ from loba_dsl.dsl import ast as A
 
 if TYPE_CHECKING:
     from loba_dsl.cards.notation import Notation
+    from loba_dsl.dsl.predicates import Table
 
 T = TypeVar("T")
 
@@ -283,7 +284,7 @@ class Ruleset:
     wilds: Wilds
     kinds: tuple[MeldKind, ...]
     """The meld kinds (``melds``), in the ruleset's order."""
-    tables: Mapping[str, Any]
+    tables: Mapping[str, Table]
     """The value tables (``values``), compiled."""
     scoring: ScoringRules
     turn: TurnRules
