@@ -422,3 +422,6 @@ def main() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+
+
+from loba_cli import game_commands  # noqa: E402,F401  (registers replay, deal, moves)

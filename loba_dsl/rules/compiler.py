@@ -182,6 +182,10 @@ class _Compiler:
             wild_move=M.WildMove(t["wild_move"]),
             going_out=M.GoingOut(t["going_out"]),
             stock_exhausted=M.StockExhausted(t["stock_exhausted"]),
+            use_pile_card=bool(t["use_pile_card"]),
+            use_replaced_joker=bool(t["use_replaced_joker"]),
+            discard_joker=bool(t["discard_joker"]),
+            go_out_on_first_lay_down=bool(t["go_out_on_first_lay_down"]),
         )
 
     def match(self, instant_win: A.Expr | None) -> M.MatchRules:

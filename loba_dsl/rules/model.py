@@ -203,6 +203,10 @@ class TurnRules:
     wild_move: WildMove
     going_out: GoingOut
     stock_exhausted: StockExhausted
+    use_pile_card: bool = False
+    use_replaced_joker: bool = False
+    discard_joker: bool = True
+    go_out_on_first_lay_down: bool = True
 
 
 @dataclass(frozen=True)
