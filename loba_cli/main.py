@@ -274,14 +274,27 @@ def arrange(
     discard: Annotated[
         bool, typer.Option("--discard", help="The hand has just drawn: choose the best discard first (exact).")
     ] = False,
+    opened: Annotated[
+        bool, typer.Option("--opened", help="The player has already opened: the ruleset's opening minimum or "
+                           "contract no longer applies (default: not yet opened).")
+    ] = False,
+    round_number: Annotated[
+        int | None, typer.Option("--round", metavar="N", min=1, help="The round being played (a ruleset with "
+                                 "contracts puts down round N's contract first).")
+    ] = None,
 ) -> None:
-    """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out."""
+    """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out.
+
+    Under a ruleset with an opening minimum (bazas) or contracts (contrato), a player who has not opened
+    can put down only a lay-down that meets them; --opened lifts that, --round N names the contract.
+    """
     file = _batch_file(cards, file, "give the hand to arrange, or --file")
+    advice = {"opened": opened, "round_number": round_number}
     rs = _guard(lambda: _load(ruleset))
     solver = _guard(lambda: _solver(rs))
     if file is None:
         assert cards is not None
-        _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1)))
+        _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1, **advice)))
         return
     worst = 0
     source = "<stdin>" if file == "-" else file
@@ -291,7 +304,7 @@ def arrange(
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            _emit(_arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number))
+            _emit(_arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number, **advice))
         except LobaError as e:
             worst = 2
             sys.stderr.write(e.render() + "\n")
@@ -305,10 +318,12 @@ def _solver(rs: Any) -> Any:
 
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
-                 line: int) -> str:
+                 line: int, *, opened: bool = False, round_number: int | None = None) -> str:
+    from loba_dsl.advice import arrange_hand
     from loba_dsl.render import arrangement_dict, arrangement_text
 
-    hand = solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard)
+    hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
+                        line=line, discard=discard)
     if as_json:
         return _dumps(arrangement_dict(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
     return str(arrangement_text(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
