@@ -41,7 +41,38 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object pe
 T = TypeVar("T")
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
+_OUTPUT = {"json": False}
+"""Whether the running command was asked for ``--json``: then every error is also JSON on stdout."""
+
+
+def _json_mode(as_json: bool) -> None:
+    _OUTPUT["json"] = as_json
+
+
+def error_json(error: Any = None, *, message: str | None = None, code: str = "usage") -> dict[str, Any]:
+    """The one JSON form of an error: ``{"error": {"code", "message", "hint", "location": {"file", "line",
+    "column", "length"} or null}, "errors": [...]}`` (``errors``: every problem, in the same form)."""
+
+    def one(problem: dict[str, Any]) -> dict[str, Any]:
+        location = None
+        if problem.get("line") is not None or problem.get("file") is not None:
+            location = {k: problem.get(k) for k in ("file", "line", "column", "length")}
+        return {"code": problem.get("code"), "message": problem.get("message"), "hint": problem.get("hint"),
+                "location": location}
+
+    if error is None:
+        text = (message or "").strip()
+        text = text.removeprefix("error: ")
+        first = {"code": code, "message": text, "hint": None, "location": None}
+        return {"valid": None, "error": first, "errors": [first]}
+    d = error.to_dict()
+    problems = d.get("errors") or [d]
+    return {"valid": None, "error": one(d), "errors": [one(x) for x in problems]}
+
+
+def _fail(message: str, code: int = 2, *, error: Any = None) -> NoReturn:
+    if _OUTPUT["json"]:
+        _emit(_dumps(error_json(error, message=message, code="input")))
     sys.stderr.write(message.rstrip("\n") + "\n")
     raise typer.Exit(code)
 
@@ -53,7 +84,7 @@ def _guard(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except LobaError as e:
-        _fail(e.render())
+        _fail(e.render(), error=e)
     except (OSError, UnicodeError) as e:
         _fail(f"error: {e}")
 
@@ -91,6 +122,7 @@ def check(
     ] = None,
 ) -> None:
     """Say whether CARDS form one legal meld, which kind, what each wild stands for, and why not."""
+    _json_mode(as_json)
     if opening or contract is not None:
         if cards is None or file is not None:
             _fail("error: --opening and --contract take the lay-down as CARDS, melds separated by '|'")
@@ -192,8 +224,8 @@ def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
             sys.stderr.write(item.render() + "\n")
             if as_json:
                 loc = item.location
-                _emit(_dumps({"input": loc.text if loc else None, "ruleset": rs.name, "valid": None,
-                              "error": item.headline()}))
+                _emit(_dumps({"input": loc.text if loc else None, "ruleset": rs.name, **error_json(item),
+                              "headline": item.headline()}))
             continue
         assert not isinstance(item, Exception)
         if not item.valid:
@@ -205,19 +237,36 @@ def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
 # ---------------------------------------------------------------- score, match
 
 
-def _read_text(file: str) -> tuple[str, str]:
+def _read_text(file: str, what: str = "file") -> tuple[str, str]:
+    """The text of FILE ('-': stdin) for every command that reads a whole file: a UTF-8 byte-order mark
+    (Notepad writes one) is dropped, and an empty file is an error, not an empty result."""
     if file == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(file).read_text(encoding="utf-8"), file
-    except FileNotFoundError:
-        _fail(f"error: no such file: {file}")
-    except IsADirectoryError:
-        _fail(f"error: not a file: {file}")
-    except UnicodeDecodeError as e:
-        _fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
-    except OSError as e:
-        _fail(f"error: cannot read {file}: {e.strerror}")
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, source = Path(file).read_text(encoding="utf-8"), file
+        except FileNotFoundError:
+            _fail(f"error: no such file: {file}")
+        except IsADirectoryError:
+            _fail(f"error: not a file: {file}")
+        except UnicodeDecodeError as e:
+            _fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
+        except OSError as e:
+            _fail(f"error: cannot read {file}: {e.strerror}")
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        _fail(f"error: {source} is empty: give the {what} to read (see `loba help formats`)")
+    return text, source
+
+
+def _cards_or_file(arg: str) -> tuple[str, str]:
+    """``loba score "A♠ K♦"``: an argument that names no file but reads as cards is the hand itself."""
+    if arg != "-" and not os.path.exists(arg) and (any(ch.isspace() or ch in _SUIT_MARKS for ch in arg)):
+        return arg, "<cards>"
+    return _read_text(arg, "round (or the cards of a hand)")
+
+
+_SUIT_MARKS = "♠♥♦♣♤♡♢♧🃏"
 
 
 @app.command()
@@ -228,10 +277,11 @@ def score(
     as_json: JsonOpt = False,
 ) -> None:
     """Score one round: each player's score with meld points, hand value and bonus."""
+    _json_mode(as_json)
     from loba_dsl.render import round_text
     from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
 
-    text, source = _read_text(file)
+    text, source = _cards_or_file(file)
     rs = _guard(lambda: _load(ruleset))
     result = _guard(lambda: score_round_sheet(read_round(text, rs, source=source, lang=lang), rs))
     _emit(_dumps(result.to_dict()) if as_json else round_text(result))
@@ -248,10 +298,11 @@ def match(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole match: standings after every round, eliminations, re-entries, the winner."""
+    _json_mode(as_json)
     from loba_dsl.render import match_text
     from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
 
-    text, source = _read_text(file)
+    text, source = _read_text(file, "match")
     rs = _guard(lambda: _load(ruleset))
     result = _guard(lambda: play_match_sheet(read_match(text, rs, source=source, lang=lang), rs, target=target))
     _emit(_dumps(result.to_dict()) if as_json else match_text(result))
@@ -288,8 +339,9 @@ def arrange(
     Under a ruleset with an opening minimum (bazas) or contracts (contrato), a player who has not opened
     can put down only a lay-down that meets them; --opened lifts that, --round N names the contract.
     """
+    _json_mode(as_json)
     file = _batch_file(cards, file, "give the hand to arrange, or --file")
-    advice = {"opened": opened, "round_number": round_number}
+    advice: dict[str, Any] = {"opened": opened, "round_number": round_number}
     rs = _guard(lambda: _load(ruleset))
     solver = _guard(lambda: _solver(rs))
     if file is None:
@@ -307,6 +359,8 @@ def arrange(
             _emit(_arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number, **advice))
         except LobaError as e:
             worst = 2
+            if as_json:
+                _emit(_dumps({"input": line.rstrip("\n"), "ruleset": rs.name, **error_json(e)}))
             sys.stderr.write(e.render() + "\n")
     raise typer.Exit(worst)
 
@@ -347,6 +401,7 @@ def diff_cmd(
 
     Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
     """
+    _json_mode(as_json)
     from loba_dsl.compare import diff
     from loba_dsl.render import diff_text
 
@@ -369,6 +424,7 @@ def diff_cmd(
 @app.command("rulesets")
 def rulesets_cmd(as_json: JsonOpt = False) -> None:
     """List the shipped rulesets with a one-line description."""
+    _json_mode(as_json)
     from loba_dsl.rules.documents import shipped_names
 
     def body() -> list[tuple[str, str]]:
@@ -391,6 +447,7 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Print a ruleset as resolved (after `extends` and defaults)."""
+    _json_mode(as_json)
     from loba_dsl.render import ruleset_text
 
     rs = _guard(lambda: _load(name))
@@ -409,6 +466,7 @@ def validate(
     as_json: JsonOpt = False,
 ) -> None:
     """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
+    _json_mode(as_json)
     from loba_dsl.errors import LobaError, LobaErrors
     from loba_dsl.rules.loading import load_file
 
@@ -420,7 +478,7 @@ def validate(
         errors = e.errors if isinstance(e, LobaErrors) else (e,)
         code = 2 if any(x.code == "unreadable" for x in errors) else 1
         if as_json:
-            _emit(_dumps({"file": file, "valid": False, "errors": e.to_dict()["errors"]}))
+            _emit(_dumps({"file": file, **error_json(e), "valid": False, "errors": e.to_dict()["errors"]}))
         sys.stderr.write(e.render() + "\n")
         raise typer.Exit(code) from None
     if as_json:

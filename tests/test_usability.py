@@ -86,3 +86,234 @@ def test_contrato_arrange_rejects_a_round_outside_the_list() -> None:
     r = run("arrange", "A♣ 2♣ 3♣", "-r", "contrato", "--round", "9")
     assert r.exit_code == 2
     assert "1 to 8" in r.stderr
+
+
+# ---------------------------------------------------------------- Chinchón: the -10 and the 7-card deal
+
+
+def _round(tmp_path: Path, text: str, name: str = "round.txt") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_chinchon_closing_reward_needs_all_seven_cards_melded(tmp_path: Path) -> None:
+    # rules.md §4 chinchon: "closing with all seven cards melded −10"; 1o 2o 3o is three of the seven.
+    f = _round(tmp_path, "players: 2\nplayer Ana: went out\n  table: 1o 2o 3o\n"
+                         "player Beto\n  hand: 4c 5c 6c 7c 1e 2e 3e\n")
+    r = run("score", f, "-r", "chinchon")
+    assert r.exit_code == 2
+    assert "7 cards dealt" in r.stderr
+
+
+def test_chinchon_closing_with_seven_melded_scores_minus_ten(tmp_path: Path) -> None:
+    f = _round(tmp_path, "players: 2\nplayer Ana: went out\n  table: 1o 2o 3o | 4c 5c 6c 7c\n"
+                         "player Beto\n  hand: Rc Re 1e 2e 3e 4e 5b\n")
+    out = json_out(run("score", f, "-r", "chinchon", "--json"))
+    scores = {p["name"]: p["score"] for p in out["players"]}
+    assert scores == {"Ana": -10, "Beto": 10 + 10 + 1 + 2 + 3 + 4 + 5}  # §4 values: R 10, else face
+
+
+@pytest.mark.parametrize("table", ["1o 2o 3o | 4c 5c 6c", "1o 2o 3o | 4c 5c 6c 7c 1c"])
+def test_chinchon_six_and_eight_card_tables_are_rejected(tmp_path: Path, table: str) -> None:
+    f = _round(tmp_path, f"players: 2\nplayer Ana: went out\n  table: {table}\nplayer Beto\n  hand: Rc\n")
+    assert run("score", f, "-r", "chinchon").exit_code == 2
+
+
+def test_chinchon_nine_card_hand_is_rejected() -> None:
+    assert run("score", "1o 2o 3o 4o 5o 6o 7o Ro Rc", "-r", "chinchon").exit_code == 2
+
+
+def test_loba_tables_are_not_counted_against_the_deal(tmp_path: Path) -> None:
+    # rules.md §1: deal.counted_at_end false; a menos player's table grows with every draw.
+    f = _round(tmp_path, "players: 2\nplayer Ana: went out\n  table: A♣ 2♣ 3♣\nplayer Beto\n  hand: K♠\n")
+    assert run("score", f).exit_code == 0
+
+
+# ---------------------------------------------------------------- files: BOM, empty, cards as the argument
+
+
+def test_a_round_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + "players: 2\nplayer Ana: went out\nplayer Beto\n  hand: K♠\n".encode())
+    r = run("score", str(path), "--json")
+    assert r.exit_code == 0, r.output
+    assert {p["name"]: p["score"] for p in json_out(r)["players"]} == {"Ana": 0, "Beto": 10}  # §1 K 10
+
+
+def test_a_match_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + b"players: Ana, Beto\nround 1\n  Ana: out\n  Beto: 30\n")
+    assert run("match", str(path)).exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["score", "match"])
+def test_an_empty_file_is_an_error(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "empty.txt"
+    path.write_text("\n  \n", encoding="utf-8")
+    r = run(command, str(path))
+    assert r.exit_code == 2
+    assert "empty" in r.stderr
+
+
+def test_score_takes_the_cards_themselves() -> None:
+    # rules.md §1 penalties: A 15, K 10.
+    out = json_out(run("score", "A♠ K♦", "--json"))
+    assert out["players"][0]["score"] == 25
+
+
+def test_validate_a_ruleset_file_whatever_its_extension(tmp_path: Path) -> None:
+    path = tmp_path / "house.txt"
+    path.write_text("name: casa\nextends: menos\n", encoding="utf-8")
+    r = run("validate", str(path))
+    assert r.exit_code == 0, r.output
+    assert run("arrange", "A♣ 2♣ 3♣", "-r", str(path)).exit_code == 0
+
+
+# ---------------------------------------------------------------- --target
+
+
+def _match(tmp_path: Path) -> str:
+    return _round(tmp_path, "players: Ana, Beto\nround 1\n  Ana: out\n  Beto: 30\n", "match.txt")
+
+
+def test_target_under_a_ruleset_without_one_is_an_error(tmp_path: Path) -> None:
+    r = run("match", _match(tmp_path), "--target", "200")  # menos: match.end last_standing (rules.md §1)
+    assert r.exit_code == 2
+    assert "target" in r.stderr
+
+
+@pytest.mark.parametrize("target", ["0", "-5"])
+def test_target_must_be_positive(tmp_path: Path, target: str) -> None:
+    assert run("match", _match(tmp_path), "-r", "mas", "--target", target).exit_code == 2
+
+
+def test_target_under_mas_is_used(tmp_path: Path) -> None:
+    out = json_out(run("match", _match(tmp_path), "-r", "mas", "--target", "200", "--json"))
+    assert out["target"] == 200
+
+
+# ---------------------------------------------------------------- wording
+
+
+def test_chinchon_suggestions_do_not_offer_a_joker() -> None:
+    r = run("check", "1o 8o 3o", "-r", "chinchon")  # rules.md §4: deck.jokers 0
+    assert r.exit_code == 2
+    assert "JOKER" not in r.stderr
+
+
+def test_a_contract_of_two_piernas_is_said_in_the_plural() -> None:
+    r = run("check", "7♠ 7♥ 7♦ | 8♠ 8♥ 8♦", "--contract", "1", "-r", "contrato")
+    assert "2 piernas" in r.stdout
+    assert "2 pierna " not in r.stdout + " "
+
+
+def test_one_player_is_not_one_players() -> None:
+    from loba_dsl.render import round_text
+    from loba_dsl.rules.loading import load
+    from loba_dsl.scoring.model import PlayerRound, RoundFacts
+    from loba_dsl.scoring.rounds import score_round
+
+    rs = load("menos")
+    hand = PlayerRound.from_text(rs, "Ana", hand="K♠")
+    text = round_text(score_round(rs, [hand], RoundFacts(players=2)))
+    assert "(2 players)" in text
+    from dataclasses import replace
+
+    one = replace(score_round(rs, [hand], RoundFacts(players=2)), n_players=1)
+    assert "(1 player)" in round_text(one)
+
+
+def test_arrange_with_a_discard_names_the_hand_in_its_header() -> None:
+    r = run("arrange", "K♠", "--discard")
+    assert r.stdout.splitlines()[0] == "K♠ under menos"
+
+
+# ---------------------------------------------------------------- house rules that can now be written
+
+
+def _house(tmp_path: Path, body: str) -> str:
+    return _round(tmp_path, "name: casa\nextends: menos\n" + body, "casa.yaml")
+
+
+MATCH = "players: Ana, Beto, Carla\nround 1\n  Ana: out\n  Beto: 40\n  Carla: 110\nreenter Carla\n"
+
+
+@pytest.mark.parametrize(("reentry", "expected"), [
+    ("score: highest_remaining", 40),  # rules.md §1: the highest total still in (Beto 40)
+    ("score: highest_plus_one", 41),  # appendix A: one more than that
+    ("{score: fixed, fixed_score: 50}", 50),  # appendix A: a fixed total
+])
+def test_reentry_score_settings(tmp_path: Path, reentry: str, expected: int) -> None:
+    if not reentry.startswith("{"):
+        reentry = "{" + reentry + "}"
+    house = _house(tmp_path, f"match:\n  reentry: {reentry}\n")
+    out = json_out(run("match", _round(tmp_path, MATCH, "m.txt"), "-r", house, "--json"))
+    assert out["rounds"][0]["reentries"][0]["score"] == expected
+
+
+def test_more_than_ten_reentries_can_be_written(tmp_path: Path) -> None:
+    house = _house(tmp_path, "match:\n  reentry: {max: 12}\n")
+    assert run("validate", house).exit_code == 0
+
+
+def test_deal_size_by_player_count(tmp_path: Path) -> None:
+    from loba_dsl.rules.loading import load_file
+
+    rs = load_file(_house(tmp_path, "deal:\n  cards_by_players: {\"2\": 11}\n"), cached=False)
+    assert rs.deal.cards_for(2) == 11
+    assert rs.deal.cards_for(4) == 9  # rules.md §1: 9 cards otherwise
+
+
+# ---------------------------------------------------------------- --json: every error is JSON on stdout
+
+
+def _error_shape(doc: dict[str, Any]) -> None:
+    err = doc["error"]
+    assert set(err) >= {"code", "message", "location"}
+    if err["location"] is not None:
+        assert set(err["location"]) == {"file", "line", "column", "length"}
+
+
+@pytest.mark.parametrize("args", [
+    ("check", "A♣ 2x JOKER", "--json"),
+    ("score", "no-such-file.txt", "--json"),
+    ("match", "no-such-file.txt", "--json"),
+    ("arrange", "A♣ ZZ", "--json"),
+    ("show", "no-such-ruleset", "--json"),
+    ("diff", "menos", "no-such-ruleset", "--json"),
+    ("check", "A♣ 2♣ 3♣", "-r", "no-such-ruleset", "--json"),
+])
+def test_every_error_with_json_is_json_on_stdout(args: tuple[str, ...]) -> None:
+    r = run(*args)
+    assert r.exit_code == 2
+    doc = json.loads(r.stdout)
+    _error_shape(doc)
+
+
+def test_a_card_error_in_json_has_its_location() -> None:
+    doc = json.loads(run("check", "A♣ 2x JOKER", "--json").stdout)
+    assert doc["error"]["location"] == {"file": "<cards>", "line": 1, "column": 4, "length": 2}
+
+
+def test_batch_error_lines_follow_the_same_convention() -> None:
+    r = run("check", "--file", "-", "--json", input="A♣ 2♣ 3♣\nZZ\n")
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    assert lines[0]["valid"] is True
+    _error_shape(lines[1])
+    assert lines[1]["error"]["location"]["line"] == 2
+
+
+def test_validate_json_error_follows_the_convention(tmp_path: Path) -> None:
+    bad = _round(tmp_path, "name: casa\nextends: menos\nmelds:\n  escalera:\n    shape: run 3..13, ace hihg\n",
+                 "bad.yaml")
+    doc = json.loads(run("validate", bad, "--json").stdout)
+    assert doc["valid"] is False
+    _error_shape(doc)
+    assert doc["error"]["location"]["line"] == 5
+
+
+def test_requirement_verdicts_say_valid() -> None:
+    doc = json.loads(run("check", "A♣ 2♣ JOKER | 7♠ 7♥ 7♦", "--opening", "-r", "bazas", "--json").stdout)
+    assert doc["valid"] is True  # rules.md §4 bazas: 15+2+25 + 21 = 63 >= 50
+    assert doc["ok"] is True  # today's key stays
