@@ -23,10 +23,47 @@ app = typer.Typer(
     name="loba",
     help="Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            shown = version("loba-dsl")
+        except PackageNotFoundError:  # pragma: no cover - a source tree without an install
+            shown = "unknown"
+        sys.stdout.write(f"loba {shown}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.
+
+    `loba help formats` shows the round and match file formats with examples.
+    """
+
+
+def _joined(words: list[str] | None) -> str | None:
+    """Cards given as several arguments (``loba check A♣ 2♣ 3♣``, unquoted) are one meld or hand."""
+    if not words:
+        return None
+    return " ".join(words)
+
+
+def _lang(value: str | None) -> str | None:
+    """Language codes are case-insensitive (``--lang DE``)."""
+    return value.strip().lower() if value else value
 
 RulesetOpt = Annotated[
     str,
@@ -34,7 +71,8 @@ RulesetOpt = Annotated[
 ]
 LangOpt = Annotated[
     str | None,
-    typer.Option("--lang", help="Read language-specific rank letters: de (B D K), nl (B V H), it, es."),
+    typer.Option("--lang", callback=_lang,
+                 help="Read language-specific rank letters: de (B D K), nl (B V H), it, es (any case)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object per line in batch mode).")]
 
@@ -102,9 +140,10 @@ def _dumps(obj: Any) -> str:
 
 @app.command()
 def check(
-    cards: Annotated[
-        str | None,
-        typer.Argument(help="The cards, e.g. \"A♣ 2♣ JOKER\"; '-' reads one meld per line from stdin."),
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="CARDS", help="The cards, e.g. \"A♣ 2♣ JOKER\" (quoted or not); '-' reads one meld "
+                       "per line from stdin."),
     ] = None,
     ruleset: RulesetOpt = DEFAULT_RULESET,
     lang: LangOpt = None,
@@ -123,6 +162,11 @@ def check(
 ) -> None:
     """Say whether CARDS form one legal meld, which kind, what each wild stands for, and why not."""
     _json_mode(as_json)
+    cards = _joined(words)
+    if cards is not None and "|" in cards and not opening and contract is None:
+        _fail("error: '|' separates the melds of a lay-down; this checks one meld. To check a lay-down, add "
+              "--opening (does it reach the opening minimum?) or --contract N (does it fulfil round N's "
+              "contract?); to check each meld, give them one at a time or one per line with --file")
     if opening or contract is not None:
         if cards is None or file is not None:
             _fail("error: --opening and --contract take the lay-down as CARDS, melds separated by '|'")
@@ -313,8 +357,9 @@ def match(
 
 @app.command()
 def arrange(
-    cards: Annotated[
-        str | None, typer.Argument(help="The hand, e.g. \"A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠\"; '-' reads one per line.")
+    words: Annotated[
+        list[str] | None, typer.Argument(metavar="CARDS", help="The hand, e.g. \"A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠\" "
+                                         "(quoted or not); '-' reads one per line.")
     ] = None,
     ruleset: RulesetOpt = DEFAULT_RULESET,
     lang: LangOpt = None,
@@ -340,6 +385,7 @@ def arrange(
     can put down only a lay-down that meets them; --opened lifts that, --round N names the contract.
     """
     _json_mode(as_json)
+    cards = _joined(words)
     file = _batch_file(cards, file, "give the hand to arrange, or --file")
     advice: dict[str, Any] = {"opened": opened, "round_number": round_number}
     rs = _guard(lambda: _load(ruleset))
@@ -486,6 +532,117 @@ def validate(
     else:
         parents = " -> ".join(Path(f).name for f in rs.files)
         _emit(f"{file}: valid ruleset '{rs.name}' ({parents}; meld kinds: {', '.join(k.name for k in rs.kinds)})")
+
+
+# ---------------------------------------------------------------- schema, new, help
+
+
+@app.command("schema")
+def schema_cmd() -> None:
+    """Print the ruleset JSON Schema, for editors: `loba schema > schema.json`."""
+    from importlib.resources import files
+
+    sys.stdout.write(files("loba_dsl").joinpath("rulesets/schema.json").read_text(encoding="utf-8"))
+
+
+_SKELETON = """\
+# yaml-language-server: $schema={schema}
+# A house ruleset: it takes every rule of '{parent}' and changes only the keys below.
+# Check it with `loba validate {file}`, see what it changes with `loba diff {parent} {file}`,
+# and play with `--ruleset {file}`.  Every key is described in the schema (`loba schema`) and
+# docs/rules.md; `loba show {parent} --origin` prints the rules you start from.
+name: {name}
+description: {parent}, with our house rules
+extends: {parent}
+
+# Uncomment and change what your table plays differently, for example:
+#
+# melds:
+#   escalera:
+#     shape: run 3..13, ace high or low, wilds <= 2     # aces both ways, two wilds per escalera
+#
+# wilds:
+#   cards: JOKER, 2                                     # the 2s are wild too
+#
+# match:
+#   eliminate_at: 101
+#   reentry: {{max: 3, score: highest_plus_one}}        # or {{score: fixed, fixed_score: 50}}
+#
+# deal:
+#   cards_by_players: {{"2": 11}}                       # 11 cards each at a table of two
+"""
+
+
+@app.command("new")
+def new_cmd(
+    name: Annotated[str, typer.Argument(help="The house ruleset's name, e.g. casa-garcia (writes NAME.yaml).")],
+    extends: Annotated[str, typer.Option("--extends", help="The shipped ruleset to start from.")] = DEFAULT_RULESET,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a commented house-ruleset skeleton, NAME.yaml, that extends a shipped ruleset."""
+    import re
+
+    from loba_dsl.rules.documents import shipped_names
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        _fail(f"error: '{name}' is not a ruleset name: use lower-case letters, digits and hyphens, e.g. casa-garcia")
+    if extends not in shipped_names():
+        _fail(f"error: unknown ruleset '{extends}' (shipped: {', '.join(shipped_names())})")
+    path = Path(f"{name}.yaml")
+    if path.exists() and not force:
+        _fail(f"error: {path} exists (--force overwrites it)")
+    schema = Path("schema.json")
+    if not schema.exists():
+        from importlib.resources import files
+
+        schema.write_text(files("loba_dsl").joinpath("rulesets/schema.json").read_text(encoding="utf-8"),
+                          encoding="utf-8")
+    path.write_text(_SKELETON.format(schema="schema.json", parent=extends, name=name, file=path), encoding="utf-8")
+    _emit(f"wrote {path} (extends {extends}) and {schema} for editors; check it with `loba validate {path}`")
+
+
+_FORMATS = """\
+Round files (loba score FILE):
+
+  # a comment
+  players: 4                        # optional: how many play (default: those listed)
+  player Ana: went out              # or: went out all at once
+    table: Q♥ K♥ A♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
+  player Beto
+    table: 4♣ 5♣ 6♣
+    hand: JOKER A♠ K♦ 7♣            # the cards left in hand
+  stock ran out                     # optional: the round ended with the stock
+
+  A file (or argument) that is just cards is one hand: loba score "A♠ K♦ 2♣ 9♥".
+
+Match files (loba match FILE):
+
+  players: Ana, Beto, Carla, Dani
+  round 1
+    Ana: out                        # went out this round
+    Beto: 34                        # points written down...
+    Carla: 57
+    Dani: 20
+  round 2                           # (a round may also give each player's cards, as a round file does)
+    Ana: out
+    Beto: 40
+    Carla: 50
+    Dani: 12
+  reenter Carla                     # right after the round that eliminated her
+
+Hand and meld files (loba check --file, loba arrange --file): one meld or hand per line; '#' comments.
+Every file may be '-' (standard input); UTF-8, with or without a byte-order mark.
+"""
+
+
+@app.command("help")
+def help_cmd(
+    topic: Annotated[str, typer.Argument(help="What to explain: formats.")] = "formats",
+) -> None:
+    """Explain a topic: `loba help formats` shows the round and match file formats with examples."""
+    if topic != "formats":
+        _fail(f"error: no help on '{topic}' (topics: formats); `loba --help` lists the commands")
+    _emit(_FORMATS.rstrip("\n"))
 
 
 def main() -> None:

@@ -317,3 +317,59 @@ def test_requirement_verdicts_say_valid() -> None:
     doc = json.loads(run("check", "A♣ 2♣ JOKER | 7♠ 7♥ 7♦", "--opening", "-r", "bazas", "--json").stdout)
     assert doc["valid"] is True  # rules.md §4 bazas: 15+2+25 + 21 = 63 >= 50
     assert doc["ok"] is True  # today's key stays
+
+
+# ---------------------------------------------------------------- the command line a newcomer types
+
+
+def test_check_takes_the_cards_as_several_arguments() -> None:
+    r = run("check", "A♣", "2♣", "3♣")  # rules.md §1: A-2-3 of one suit is an escalera
+    assert r.exit_code == 0, r.output
+    assert "legal escalera" in r.stdout
+
+
+def test_arrange_takes_the_hand_as_several_arguments() -> None:
+    out = json_out(run("arrange", "A♣", "2♣", "3♣", "K♠", "--json"))
+    assert out["left"] == ["K♠"]
+
+
+def test_a_bar_in_check_says_what_it_means() -> None:
+    r = run("check", "A♣ 2♣ 3♣ | 7♠ 7♥ 7♦")
+    assert r.exit_code == 2
+    assert "--opening" in r.stderr and "--contract" in r.stderr
+
+
+def test_version_and_short_help() -> None:
+    v = run("--version")
+    assert v.exit_code == 0 and v.stdout.startswith("loba ")
+    h = run("check", "-h")
+    assert h.exit_code == 0 and "--ruleset" in h.stdout
+
+
+def test_language_codes_are_case_insensitive() -> None:
+    # README card notation: German B D K for Jack, Queen, King.
+    r = run("check", "B♣ D♣ K♣", "--lang", "DE", "--json")
+    assert json_out(r)["reading"] == ["J♣", "Q♣", "K♣"]
+
+
+def test_help_formats_shows_both_formats() -> None:
+    r = run("help", "formats")
+    assert r.exit_code == 0
+    assert "player Ana: went out" in r.stdout and "reenter Carla" in r.stdout
+
+
+def test_schema_prints_the_ruleset_schema() -> None:
+    doc = json_out(run("schema"))
+    assert doc["title"] == "Loba ruleset"
+
+
+def test_new_writes_a_valid_commented_skeleton(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    r = run("new", "casa-garcia", "--extends", "menos")
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "casa-garcia.yaml").read_text(encoding="utf-8")
+    assert text.startswith("# yaml-language-server: $schema=schema.json")
+    assert (tmp_path / "schema.json").exists()
+    assert run("validate", "casa-garcia.yaml").exit_code == 0
+    assert run("new", "casa-garcia").exit_code == 2  # never overwrites without --force
+    assert run("new", "Casa García").exit_code == 2
