@@ -373,3 +373,14 @@ def test_new_writes_a_valid_commented_skeleton(tmp_path: Path, monkeypatch: pyte
     assert run("validate", "casa-garcia.yaml").exit_code == 0
     assert run("new", "casa-garcia").exit_code == 2  # never overwrites without --force
     assert run("new", "Casa García").exit_code == 2
+
+
+def test_an_error_on_a_long_line_quotes_about_eighty_characters_around_it() -> None:
+    line = "A♣ " * 2000 + "ZZ " + "K♠ " * 2000
+    r = run("check", "--file", "-", input=line + "\n")
+    assert r.exit_code == 2
+    quoted = [x for x in r.stderr.splitlines() if x.startswith("    1 |")]
+    assert quoted and len(quoted[0]) < 100
+    assert "ZZ" in quoted[0]
+    caret = r.stderr.splitlines()[2]
+    assert caret.index("^") == quoted[0].index("ZZ")
