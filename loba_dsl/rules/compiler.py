@@ -169,7 +169,8 @@ class _Compiler:
     def deal(self) -> M.Deal:
         d = self.data["deal"]
         return M.Deal(int(d["cards"]), M.Direction(d["direction"]), M.FirstPlayer(d["first_player"]),
-                      bool(d["upcard"]), M.NextDealer(d["next_dealer"]))
+                      bool(d["upcard"]), M.NextDealer(d["next_dealer"]), bool(d.get("counted_at_end", False)),
+                      tuple(sorted((int(n), int(c)) for n, c in d.get("cards_by_players", {}).items())))
 
     def turn(self) -> M.TurnRules:
         t = self.data["turn"]
@@ -191,7 +192,8 @@ class _Compiler:
     def match(self, instant_win: A.Expr | None) -> M.MatchRules:
         m = self.data["match"]
         r = m["reentry"]
-        reentry = None if r is None else M.Reentry(int(r["max"]), M.ReentryScore(r["score"]))
+        reentry = None if r is None else M.Reentry(int(r["max"]), M.ReentryScore(r["score"]),
+                                                     int(r.get("fixed_score", 0)))
         return M.MatchRules(
             end=M.MatchEnd(m["end"]),
             eliminate_at=None if m["eliminate_at"] is None else int(m["eliminate_at"]),

@@ -137,6 +137,8 @@ class ReentryScore(StrEnum):
     """The total a re-entering player starts again from (``match.reentry.score``)."""
 
     HIGHEST_REMAINING = "highest_remaining"
+    HIGHEST_PLUS_ONE = "highest_plus_one"
+    FIXED = "fixed"
 
 
 class AllOut(StrEnum):
@@ -168,6 +170,14 @@ class Deal:
     first_player: FirstPlayer
     upcard: bool
     next_dealer: NextDealer
+    counted_at_end: bool = False
+    """Every player ends a round holding exactly the dealt cards, table and hand together (Chinchón)."""
+    by_players: tuple[tuple[int, int], ...] = ()
+    """``deal.cards_by_players``: (players, cards) pairs that override ``cards`` for that table size."""
+
+    def cards_for(self, players: int) -> int:
+        """How many cards each player is dealt at a table of ``players``."""
+        return dict(self.by_players).get(players, self.cards)
 
 
 @dataclass(frozen=True)
@@ -244,6 +254,8 @@ class Reentry:
 
     max: int
     score: ReentryScore
+    fixed_score: int = 0
+    """The restart total when ``score`` is ``fixed``."""
 
 
 @dataclass(frozen=True)

@@ -240,7 +240,8 @@ def score_round(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFa
     """
     errors: list[LobaError] = [*round_checks.distinct_names(players),
                                *round_checks.table_size(ruleset, len(players), facts.players),
-                               *round_checks.going_out(ruleset, players, facts.stock_out)]
+                               *round_checks.going_out(ruleset, players, facts.stock_out),
+                               *round_checks.dealt_cards(ruleset, players, facts.players)]
     read: list[tuple[ScoredMeld, ...]] = []
     for i, p in enumerate(players):
         melds = []
