@@ -22,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from loba_dsl.budget import Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.solver.multisets import Multiset
 
@@ -87,7 +88,9 @@ class HandSearch:
 
     def __init__(self, given: Multiset, cards: Multiset, melds: Sequence[tuple[Multiset, int]], *,
                  order: Mapping[Card, int], joker: Card, stand_ins: tuple[Card, ...] = (),
-                 swaps: Callable[[Multiset], bool] | None = None) -> None:
+                 swaps: Callable[[Multiset], bool] | None = None, clock: Clock | None = None) -> None:
+        self.clock = clock
+        """The budget of the call this search serves: ticked once per state visited."""
         self.given = given
         """The cards in the order they were given (arrangements show them so)."""
         self.cards = cards
@@ -263,6 +266,9 @@ class HandSearch:
             return hit[0]
         if self._budget >= 0 and len(memo) > self._budget:
             raise _Relax
+        clock = self.clock
+        if clock is not None:
+            clock.tick()
 
         if ub < alpha + 1 - _EPS:
             return int(alpha)  # even taking everything that is left cannot beat alpha (gains are whole numbers)
