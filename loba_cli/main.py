@@ -40,6 +40,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object pe
 
 T = TypeVar("T")
 
+ARRANGE_SECONDS = 10.0
+"""`loba arrange --time-limit`'s default: seconds per hand."""
+
 
 def _fail(message: str, code: int = 2) -> NoReturn:
     sys.stderr.write(message.rstrip("\n") + "\n")
@@ -274,11 +277,15 @@ def arrange(
     discard: Annotated[
         bool, typer.Option("--discard", help="The hand has just drawn: choose the best discard first (exact).")
     ] = False,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.001, help="Seconds each hand's search may take; past it the "
+                            "hand is an error (exit 2), never a guess.")
+    ] = ARRANGE_SECONDS,
 ) -> None:
     """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out."""
     file = _batch_file(cards, file, "give the hand to arrange, or --file")
     rs = _guard(lambda: _load(ruleset))
-    solver = _guard(lambda: _solver(rs))
+    solver = _guard(lambda: _solver(rs, time_limit))
     if file is None:
         assert cards is not None
         _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1)))
@@ -298,10 +305,10 @@ def arrange(
     raise typer.Exit(worst)
 
 
-def _solver(rs: Any) -> Any:
+def _solver(rs: Any, seconds: float) -> Any:
     from loba_dsl.solver.api import Solver
 
-    return Solver(rs)
+    return Solver(rs, budget=seconds)
 
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,

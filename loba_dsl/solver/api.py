@@ -609,7 +609,7 @@ class Solver:
         """
         rs = self.rs
         parsed = rs.notation(lang).parse(text, source=source, first_line=line)
-        check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
+        check_copies(parsed, rs.deck, source=source, text=text, ruleset=rs.name, first_line=line)
         if not parsed.cards:
             raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
         dropped: Card | None = None
