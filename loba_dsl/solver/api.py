@@ -113,6 +113,8 @@ class Solver:
         """Each call's budget unless the call names its own (default :data:`~loba_dsl.budget.DEFAULT_BUDGET`)."""
         self._clock: Clock | None = None
         """The running call's clock (a nested call shares it)."""
+        self._last_candidates: tuple[Multiset, list[Multiset]] | None = None
+        """The last hand's candidate melds, kept for the rest of one call (one generation per hand)."""
         self.deck = ruleset.deck
         players = ruleset.players.default if players is None else players
         self.players = players
@@ -170,6 +172,7 @@ class Solver:
             yield clock
         finally:
             self._clock = None
+            self._last_candidates = None
             if paused:
                 gc.enable()
 
@@ -386,9 +389,18 @@ class Solver:
         cards = self._sorted(given)
         raw = []
         clock = self._clock
-        for m in self.candidates.hand_candidates(cards):
-            if clock is not None:
-                clock.tick()
+        last = self._last_candidates
+        if last is not None and last[0] == cards:
+            melds = last[1]  # the same hand again in this call (its arrangement, then can it go out)
+        else:
+            melds = []
+            for m in self.candidates.hand_candidates(cards):
+                if clock is not None:
+                    clock.tick()
+                melds.append(m)
+            if self._clock is not None:
+                self._last_candidates = (cards, melds)
+        for m in melds:
             g = gain(m)
             if g is not None and g > 0:
                 raw.append((m, g))
