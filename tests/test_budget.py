@@ -153,7 +153,7 @@ def test_budget_values() -> None:
 def test_a_long_search_stops_at_its_time_budget(name: str, text: str, discard: bool) -> None:
     solver = Solver(load(name))
     start = time.monotonic()
-    with pytest.raises(BudgetExceeded, match="stopped at its budget of 0.5 s"):
+    with pytest.raises(BudgetExceeded, match=r"stopped at its budget of 0\.5 s"):
         solver.arrange_text(text, discard=discard, budget=0.5)
     assert time.monotonic() - start < 3.0  # the budget plus the time to notice it (a few hundred steps)
 
