@@ -45,7 +45,7 @@ from loba_dsl.solver.search import HandSearch
 
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
-CACHE_LIMIT = 200_000
+CACHE_LIMIT = 20_000
 """Entries the solver's per-meld caches may hold; past it they are emptied before the next hand.
 
 Long batches (20,000 hands) would otherwise grow memory without bound; a
