@@ -37,7 +37,7 @@ def main() -> None:
     args = parser.parse_args()
     trees = args.tree or [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
     cache = tempfile.mkdtemp(prefix="loba-pyc-")
-    envs = {}
+    envs: dict[str, dict[str, str]] = {}
     for tree in trees:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPATH"] = os.path.abspath(tree)
