@@ -79,6 +79,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object pe
 
 T = TypeVar("T")
 
+ARRANGE_SECONDS = 10.0
+"""`loba arrange --time-limit`'s default: seconds per hand."""
+
 
 _OUTPUT = {"json": False}
 """Whether the running command was asked for ``--json``: then every error is also JSON on stdout."""
@@ -379,6 +382,10 @@ def arrange(
         int | None, typer.Option("--round", metavar="N", min=1, help="The round being played (a ruleset with "
                                  "contracts puts down round N's contract first).")
     ] = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.001, help="Seconds each hand's search may take; past it the "
+                            "hand is an error (exit 2), never a guess.")
+    ] = ARRANGE_SECONDS,
 ) -> None:
     """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out.
 
@@ -390,7 +397,7 @@ def arrange(
     file = _batch_file(cards, file, "give the hand to arrange, or --file")
     advice: dict[str, Any] = {"opened": opened, "round_number": round_number}
     rs = _guard(lambda: _load(ruleset))
-    solver = _guard(lambda: _solver(rs))
+    solver = _guard(lambda: _solver(rs, time_limit))
     if file is None:
         assert cards is not None
         _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1, **advice)))
@@ -412,10 +419,10 @@ def arrange(
     raise typer.Exit(worst)
 
 
-def _solver(rs: Any) -> Any:
+def _solver(rs: Any, seconds: float) -> Any:
     from loba_dsl.solver.api import Solver
 
-    return Solver(rs)
+    return Solver(rs, budget=seconds)
 
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,

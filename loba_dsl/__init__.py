@@ -61,6 +61,9 @@ _EXPORTS: dict[str, str] = {
     # comparing rulesets
     "diff": "loba_dsl.compare",
     "DiffReport": "loba_dsl.compare",
+    # search budgets
+    "Budget": "loba_dsl.budget",
+    "BudgetExceeded": "loba_dsl.errors",
     # errors
     "LobaError": "loba_dsl.errors",
     "LobaErrors": "loba_dsl.errors",
@@ -73,6 +76,8 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "SHIPPED_ONLY",
     "Arrangement",
+    "Budget",
+    "BudgetExceeded",
     "CheckResult",
     "DSLError",
     "DiffReport",
@@ -122,10 +127,12 @@ if not TYPE_CHECKING:  # type checkers see the imports below, so a misspelt name
 
 
 if TYPE_CHECKING:
+    from loba_dsl.budget import Budget as Budget
     from loba_dsl.cards.notation import Notation as Notation
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
     from loba_dsl.compare import DiffReport as DiffReport
     from loba_dsl.compare import diff as diff
+    from loba_dsl.errors import BudgetExceeded as BudgetExceeded
     from loba_dsl.errors import DSLError as DSLError
     from loba_dsl.errors import InputError as InputError
     from loba_dsl.errors import LobaError as LobaError

@@ -175,6 +175,16 @@ class DSLError(RulesetError):
     code = "dsl"
 
 
+class BudgetExceeded(LobaError):
+    """A search ran out of its budget (time or steps) before it could give an exact answer.
+
+    Raised instead of a guess: nothing partial is returned as if it were exact
+    (:mod:`loba_dsl.budget`).  The CLI exits 2 with it, as for any bad input.
+    """
+
+    code = "budget"
+
+
 class LobaErrors(LobaError):
     """Several errors found in one pass (every bad card of a line, every schema error)."""
 

@@ -195,6 +195,17 @@ class Notation:
             return self.parse(text).cards
         return tuple(code for code in codes if code is not None and code != _SKIP)
 
+    def quick_codes(self, text: str) -> tuple[Card, ...] | None:
+        """The cards of ``text`` when every token is a card in its usual spelling, else ``None``.
+
+        The batch fast path: no spans, no errors; on ``None`` the caller parses
+        with :meth:`parse`, which locates and explains whatever is unusual.
+        """
+        try:
+            return tuple(map(self._fast.__getitem__, _DASHES_TO_SPACE(" ", text).split()))
+        except KeyError:
+            return None
+
     def format(self, cards: Iterable[Card]) -> str:
         """Canonical names joined by single spaces (``10♠ JOKER``)."""
         try:
@@ -263,12 +274,13 @@ def check_copies(
     source: str = "<input>",
     text: str | None = None,
     ruleset: str = "",
+    first_line: int = 1,
 ) -> None:
     """Reject more physical copies of a card than ``deck`` holds (rules.md §5: ``7♠ 7♠`` is two cards).
 
     Each offending card is reported once, located at its first excess occurrence.
-    ``text`` is the whole source whose line 1 is line 1 of the spans (it gives the
-    caret display).
+    ``text`` is the source text whose first line is line ``first_line`` of the spans
+    (it gives the caret display; a batch passes one line and its number, never padding).
 
     >>> from loba_dsl.cards.deck import Deck, Rank, Suit
     >>> deck = Deck(suits=(Suit("spades", "♠"),), ranks=(Rank("7", 7),), copies=2)
@@ -278,18 +290,21 @@ def check_copies(
     loba_dsl.errors.LobaErrors: <input>:1:7: error: 7♠ appears 3 times but the deck of 'house' holds 2 copies
     <input>:1:10: error: the deck of 'house' has no JOKER
     """
-    lines = text.split("\n") if text is not None else []
     counts: dict[Card, int] = {}
     first_excess: dict[Card, Span] = {}
     for card, span in zip(parsed.cards, parsed.spans, strict=True):
         counts[card] = counts.get(card, 0) + 1
         if counts[card] > deck.limit(card):
             first_excess.setdefault(card, span)
+    if not first_excess:
+        return  # the common case: nothing to report, nothing to split
+    lines = text.split("\n") if text is not None else []
     of = f" of '{ruleset}'" if ruleset else ""
     errors: list[LobaError] = []
     for card, span in first_excess.items():
         limit, name = deck.limit(card), deck.name(card)
-        line = lines[span.line - 1] if 0 < span.line <= len(lines) else None
+        at = span.line - first_line
+        line = lines[at] if 0 <= at < len(lines) else None
         where = Location(source, span.line, span.column, line, span.length)
         if limit == 0:
             message = f"the deck{of} has no {name}"
