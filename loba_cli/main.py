@@ -419,8 +419,8 @@ def _solver(rs: Any) -> Any:
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
                  line: int, *, opened: bool = False, round_number: int | None = None) -> str:
-    from loba_dsl.solver.advice import arrange_hand
     from loba_dsl.render import arrangement_dict, arrangement_text
+    from loba_dsl.solver.advice import arrange_hand
 
     hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
                         line=line, discard=discard)

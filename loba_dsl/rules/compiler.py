@@ -312,11 +312,13 @@ class _Compiler:
             return frozenset(), natural_too
         cards: set[Card] = set()
         for w in words:
-            found = self.guard(path, partial(names.card_word, w))
+            found = self.guard(path, partial(names.card_word, w, single_cards=True))
             if found is None:
                 continue
             what, index = found
-            if what == "joker":
+            if what == "card":
+                cards.add(index)
+            elif what == "joker":
                 if deck.jokers == 0:
                     self.problem(path, f"'{w.text}' is wild, but this deck has no Jokers", w.pos,
                                  "set wilds.cards to the wild cards this deck has, or null")

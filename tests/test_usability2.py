@@ -1,0 +1,102 @@
+"""What a new user meets at the table, second part (issue 10): each test is one item of the issue and
+failed before its change.
+
+Expected values come from docs/rules.md (cited per test) or from the issue's own wording of the wanted
+behaviour; none is copied from the code's output.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from loba_dsl.dsl.parser import parse_cards
+from loba_dsl.dsl.printer import print_cards
+from loba_dsl.errors import LobaError
+from loba_dsl.melds.check import check
+from loba_dsl.rules.loading import load, loads
+from loba_dsl.rules.model import Ruleset
+
+
+def house(body: str, name: str = "casa-garcia", extends: str = "menos") -> Ruleset:
+    return loads(f"name: {name}\ndescription: a house\nextends: {extends}\n{body}", source="house.yaml")
+
+
+def errors_of(body: str, extends: str = "menos") -> str:
+    with pytest.raises(LobaError) as caught:
+        house(body, extends=extends)
+    return caught.value.render()
+
+
+# ---------------------------------------------------------------- one card as a wild (issue 10, rules.md Appendix A)
+
+
+@pytest.mark.parametrize("spelling", ["JOKER, J♠", "JOKER J♠", "JOKER, Js", "JOKER, J♤"])
+def test_one_particular_card_is_wild(spelling: str) -> None:
+    # Issue 10: "a specific card as wild" is a house rule people play; rules.md §5 writes the jack of
+    # spades J♠, Js or J♤.  The Jokers stay wild (§1) and no other jack becomes wild.
+    rs = house(f'wilds: {{cards: "{spelling}"}}\n')
+    assert sorted(rs.deck.names_of(rs.wilds.cards)) == sorted(["JOKER", "J♠"])
+
+
+def test_the_wild_jack_stands_in_an_escalera() -> None:
+    # rules.md §1: an escalera is one suit in sequence with at most one wild; the J♠ wild stands for J♥.
+    rs = house('wilds: {cards: "JOKER, J♠"}\n')
+    assert check("9♥ 10♥ J♠ Q♥", rs).valid
+    assert not check("9♥ 10♥ J♣ Q♥", rs).valid  # J♣ is not wild
+    assert not check("9♥ 10♥ J♠ Q♥", load("menos")).valid  # without the house rule: two suits
+
+
+def test_the_wild_jack_may_still_be_a_natural_jack() -> None:
+    # rules.md §1 "a wild as itself": wilds.natural_too is true in menos, so J♠ J♥ J♦ is a pierna.
+    rs = house('wilds: {cards: "JOKER, J♠"}\n')
+    assert check("J♠ J♥ J♦", rs).valid
+
+
+def test_a_wild_card_the_deck_does_not_have_is_located() -> None:
+    text = errors_of('wilds: {cards: "JOKER, J♣♣"}\n')
+    assert "house.yaml:4:" in text and "'J♣♣'" in text
+
+
+def test_one_card_in_a_value_table_says_how_to_write_it() -> None:
+    # rules.md §5 (rule text): in a value table one card is a rank and a suit.
+    text = errors_of("values:\n  penalty: |\n    J♠ -> 50\n    _ -> face\n")
+    assert "'J♠' is one card" in text
+    assert "J and ♠" in text
+
+
+def test_card_lists_print_as_they_read() -> None:
+    words = parse_cards("JOKER, J♠, 10h, ♥")
+    assert [w.text for w in words] == ["JOKER", "J♠", "10h", "♥"]
+    assert [w.text for w in parse_cards(print_cards(words))] == ["JOKER", "J♠", "10h", "♥"]
+
+
+# ---------------------------------------------------------------- suits as cards are written (issue 10)
+
+
+@pytest.mark.parametrize("suit", ["hearts", "♥", "♡", "h", "♥\ufe0f"])
+def test_a_suit_is_written_as_cards_write_it(suit: str) -> None:
+    # rules.md §5: hearts is written ♥, ♡ or h; a value table may name it so (issue 10).
+    # A heart costs 1, everything else its face value (rules.md §1's other values are overridden here).
+    rs = house(f"values:\n  penalty: |\n    JOKER -> 25\n    {suit} -> 1\n    _ -> face\n")
+    deck = rs.deck
+    hearts = deck.suit_index["hearts"]
+    for rank, r in enumerate(deck.ranks):
+        for s in range(deck.n_suits):
+            expected = 1 if s == hearts else r.face
+            assert rs.hand_values["penalty"][deck.code(rank, s)] == expected, deck.name(deck.code(rank, s))
+
+
+def test_a_suit_letter_of_the_spanish_deck() -> None:
+    # rules.md §4 chinchon: oros, copas, espadas, bastos written o c e b; C is the caballo (a rank).
+    rs = house("values:\n  puntos: |\n    C -> 20\n    c -> 5\n    _ -> face\n", extends="chinchon")
+    deck = rs.deck
+    caballo, copas = deck.rank_index["C"], deck.suit_index["copas"]
+    assert rs.hand_values["puntos"][deck.code(caballo, copas)] == 20
+    assert rs.hand_values["puntos"][deck.code(0, copas)] == 5
+    assert rs.hand_values["puntos"][deck.code(0, deck.suit_index["oros"])] == 1
+
+
+def test_a_spanish_card_as_wild() -> None:
+    # rules.md §5: a Spanish card is its rank then its suit letter (1o, Cc).
+    rs = house('wilds: {cards: "1o"}\n', extends="chinchon")
+    assert rs.deck.names_of(rs.wilds.cards) == ["1o"]
