@@ -72,7 +72,8 @@ RulesetOpt = Annotated[
 LangOpt = Annotated[
     str | None,
     typer.Option("--lang", callback=_lang,
-                 help="Read language-specific rank letters: de (B D K), nl (B V H), it, es (any case)."),
+                 help="Read language-specific rank letters and suit names: de (B D K), nl (B V H), it, "
+                      "es (picas corazones diamantes tréboles); any case."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object per line in batch mode).")]
 

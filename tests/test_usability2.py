@@ -100,3 +100,32 @@ def test_a_spanish_card_as_wild() -> None:
     # rules.md §5: a Spanish card is its rank then its suit letter (1o, Cc).
     rs = house('wilds: {cards: "1o"}\n', extends="chinchon")
     assert rs.deck.names_of(rs.wilds.cards) == ["1o"]
+
+
+# ---------------------------------------------------------------- Spanish suit names with --lang es (issue 10)
+
+
+def test_spanish_suit_names_with_lang_es() -> None:
+    # Issue 10: "suit names picas/corazones/diamantes/tréboles with --lang es"; rules.md §5 row
+    # "Spanish suit names".  rules.md §1: three 7s of different suits are a pierna, 5-6-7 of one suit
+    # an escalera.
+    rs = load("menos")
+    assert check("7picas 7corazones 7diamantes", rs, lang="es").card_names() == ["7♠", "7♥", "7♦"]
+    assert check("5tréboles 6treboles 7TRÉBOLES", rs, lang="es").kind == "escalera"
+
+
+def test_spanish_suit_names_need_the_language() -> None:
+    # rules.md §5: a language's words are never guessed; the error says which language has them.
+    with pytest.raises(LobaError) as caught:
+        check("7picas 7♥ 7♦", load("menos"))
+    assert "'picas' is a suit only with --lang es" in caught.value.render()
+
+
+def test_spanish_suit_names_on_the_command_line() -> None:
+    from typer.testing import CliRunner
+
+    from loba_cli.main import app
+
+    result = CliRunner().invoke(app, ["check", "7picas", "7corazones", "7diamantes", "--lang", "ES", "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"valid": true' in result.stdout

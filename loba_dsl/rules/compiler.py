@@ -210,7 +210,9 @@ class _Compiler:
             self.problem(("deck",), f"the deck has no {' and no '.join(missing)} (deck.{missing[0]})",
                          hint="list them, or 'extends' a ruleset whose deck you want")
             raise_all(self.errors)
-        suits = tuple(Suit(k, v["symbol"], tuple(v.get("aliases", ()))) for k, v in d["suits"].items())
+        suits = tuple(Suit(k, v["symbol"], tuple(v.get("aliases", ())),
+                           {lang: tuple(words) for lang, words in v.get("lang", {}).items()})
+                      for k, v in d["suits"].items())
         ranks = tuple(
             Rank(r["key"], int(r["face"]), tuple(r.get("aliases", ())),
                  {lang: tuple(letters) for lang, letters in r.get("lang", {}).items()})
