@@ -528,8 +528,14 @@ def validate(
             _emit(_dumps({"file": file, **error_json(e), "valid": False, "errors": e.to_dict()["errors"]}))
         sys.stderr.write(e.render() + "\n")
         raise typer.Exit(code) from None
+    for warning in rs.warnings:  # legal but surely not meant: said, never an error (issue 10)
+        sys.stderr.write(warning.render() + "\n")
     if as_json:
-        _emit(_dumps({"file": file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds]}))
+        warnings = [{"message": w.message, "hint": w.hint, "location": None if w.location is None else {
+            "file": w.location.source, "line": w.location.line, "column": w.location.column,
+            "length": w.location.length}} for w in rs.warnings]
+        _emit(_dumps({"file": file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds],
+                      "warnings": warnings}))
     else:
         parents = " -> ".join(Path(f).name for f in rs.files)
         _emit(f"{file}: valid ruleset '{rs.name}' ({parents}; meld kinds: {', '.join(k.name for k in rs.kinds)})")

@@ -7,6 +7,8 @@ behaviour; none is copied from the code's output.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from loba_dsl.dsl.parser import parse_cards
@@ -129,3 +131,87 @@ def test_spanish_suit_names_on_the_command_line() -> None:
     result = CliRunner().invoke(app, ["check", "7picas", "7corazones", "7diamantes", "--lang", "ES", "--json"])
     assert result.exit_code == 0, result.output
     assert '"valid": true' in result.stdout
+
+
+# ---------------------------------------------------------------- ruleset errors in one pass (issue 10)
+
+
+def test_schema_and_dsl_errors_are_reported_together() -> None:
+    # Issue 10: "Ruleset errors reported in one pass (schema, extends and DSL together)".
+    text = errors_of("turn: {lay_of: none}\nmelds:\n  escalera:\n    shape: run 3..13, ace low, wild <= 1\n")
+    assert "house.yaml:4:" in text and "unknown key 'lay_of'" in text  # the schema's
+    assert "house.yaml:7:" in text and "'wild'" in text  # the DSL's, in the same report
+
+
+def test_schema_and_extends_errors_are_reported_together() -> None:
+    with pytest.raises(LobaError) as caught:
+        loads("name: casa\ndescription: x\nextends: menoss\nturn: {lay_of: none}\n", source="house.yaml")
+    text = caught.value.render()
+    assert "unknown key 'lay_of'" in text
+    assert "'menoss'" in text and "did you mean 'menos'?" in text
+
+
+def test_a_name_pattern_is_explained_in_words() -> None:
+    # Issue 10: the schema's hint in words, "use lower-case letters, digits and hyphens, e.g. casa-garcia".
+    with pytest.raises(LobaError) as caught:
+        house("", name="Casa García")
+    text = caught.value.render()
+    assert "lower-case letters, digits and hyphens" in text and "casa-garcia" in text
+    assert "[a-z" not in text  # no regular expression
+
+
+def test_a_meld_name_pattern_is_explained_in_words() -> None:
+    text = errors_of("melds:\n  Mi Escalera:\n    shape: run 3+\n")
+    assert "'Mi Escalera'" in text and "house.yaml:5:3" in text
+    assert "letters, digits and _" in text and "Additional properties" not in text
+
+
+def test_an_error_about_a_defaulted_key_says_it_is_a_default() -> None:
+    # Issue 10: "An error about a defaulted key says it is a default and how to change it".  menos sets
+    # no players.default, so it is the schema's 4 (rules.md "Settings that no source fixes": 4), outside 2..3.
+    text = errors_of("players: {min: 2, max: 3}\n")
+    assert "players.default is 4 by default" in text
+    assert "set players.default in house.yaml" in text
+
+
+# ---------------------------------------------------------------- a value-table line that can never match
+
+
+SHADOWED = "values:\n  penalty: |\n    JOKER -> 25\n    _ -> face\n    A -> 15\n"
+
+
+def test_a_line_after_a_catch_all_is_a_warning_not_an_error() -> None:
+    # rules.md §3 (values: first match wins): after `_ -> face`, `A -> 15` is never reached.
+    rs = house(SHADOWED)
+    assert len(rs.warnings) == 1
+    warning = rs.warnings[0]
+    assert warning.location is not None and (warning.location.source, warning.location.line) == ("house.yaml", 8)
+    assert "line 7" in warning.message
+    ace = rs.deck.code(rs.deck.rank_index["A"], 0)
+    assert rs.hand_values["penalty"][ace] == 1  # the ace's face value: the shadowed 15 is not used
+
+
+def test_a_line_narrower_than_an_earlier_one_is_a_warning() -> None:
+    # `K Q J -> 10` catches every K; `K -> 13` after it is never reached, `A -> 15` is.
+    rs = house("values:\n  penalty: |\n    JOKER -> 25\n    K Q J -> 10\n    K -> 13\n    A -> 15\n    _ -> face\n")
+    assert [w.location.line for w in rs.warnings if w.location] == [8]
+
+
+def test_the_shipped_rulesets_have_no_unreachable_lines() -> None:
+    from loba_dsl.rules.sources import shipped_names
+
+    for name in shipped_names():
+        assert load(name).warnings == (), name
+
+
+def test_validate_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from loba_cli.main import app
+
+    path = tmp_path / "casa-garcia.yaml"
+    path.write_text("name: casa-garcia\ndescription: a house\nextends: menos\n" + SHADOWED, encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "warning:" in result.stderr and "can never match" in result.stderr
+    assert "valid ruleset 'casa-garcia'" in result.stdout
