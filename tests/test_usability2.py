@@ -7,7 +7,9 @@ behaviour; none is copied from the code's output.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -215,3 +217,64 @@ def test_validate_prints_the_warning_and_exits_0(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "warning:" in result.stderr and "can never match" in result.stderr
     assert "valid ruleset 'casa-garcia'" in result.stdout
+
+
+# ---------------------------------------------------------------- the command line (issue 10)
+
+
+def cli(*args: str, input: str | None = None, env: dict[str, str] | None = None) -> Any:
+    from typer.testing import CliRunner
+
+    from loba_cli.main import app
+
+    result = CliRunner().invoke(app, list(args), input=input, env=env)
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def test_validate_reads_a_ruleset_from_stdin() -> None:
+    # Issue 10: "`-` wherever a file is accepted (rulesets too)".
+    good = cli("validate", "-", input="name: casa-garcia\ndescription: a house\nextends: menos\n")
+    assert good.exit_code == 0, good.output
+    assert "valid ruleset 'casa-garcia'" in good.stdout
+    bad = cli("validate", "-", input="name: casa-garcia\ndescription: a house\nextends: menos\nturn: {lay_of: x}\n")
+    assert bad.exit_code == 1
+    assert "<stdin>:4:" in bad.stderr and "lay_of" in bad.stderr
+
+
+def test_a_ruleset_from_stdin_for_a_command() -> None:
+    # rules.md Appendix A: a house that wilds the jack of spades; J♠ stands for J♥ (rules.md §1 escalera).
+    house_text = 'name: casa-garcia\ndescription: a house\nextends: menos\nwilds: {cards: "JOKER, J♠"}\n'
+    result = cli("check", "9♥ 10♥ J♠ Q♥", "--ruleset", "-", "--json", input=house_text)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["valid"] is True
+
+
+@pytest.mark.parametrize("args", [["check", "A♣ 2♣ 3♣", "--bogus", "--json"], ["validate", "--json"],
+                                  ["score", "--json"]])
+def test_usage_errors_are_json_with_json(args: list[str]) -> None:
+    # Issue 10: "With --json, every command and every error prints JSON on stdout", in the one form
+    # {"error": {"code", "message", "location"}}; Click's usage errors too, exit 2.
+    result = cli(*args)
+    assert result.exit_code == 2
+    out = json.loads(result.stdout)
+    assert out["error"]["code"] == "usage"
+    assert out["error"]["message"]
+    assert "location" in out["error"]
+    assert "Usage:" in result.stderr  # people still read the usage on stderr
+
+
+def test_usage_errors_without_json_print_no_json() -> None:
+    result = cli("check", "--bogus")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("columns", [40, 60])
+@pytest.mark.parametrize("command", ["check", "arrange", "validate"])
+def test_help_fits_the_terminal(command: str, columns: int) -> None:
+    # Issue 10: "help text that fits the terminal width" (Click alone never goes below 50 columns).
+    result = cli(command, "--help", env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0
+    too_long = [line for line in result.stdout.splitlines() if len(line) > columns]
+    assert too_long == []
