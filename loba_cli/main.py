@@ -10,16 +10,57 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+import typer.core
+from typer._click.core import Context
+from typer._click.exceptions import ClickException, UsageError  # Typer's own copy of Click
 
 from loba_dsl.defaults import DEFAULT_RULESET
 
+
+def _help_width() -> int:
+    """Help text is wrapped to the terminal (up to 100 columns), however narrow (issue 10)."""
+    return max(20, min(shutil.get_terminal_size().columns, 100) - 2)
+
+
+class _LobaGroup(typer.core.TyperGroup):
+    """Click's own usage errors (a bad option, a missing argument) in the one JSON error form when
+    ``--json`` is on the command line (issue 10); help wrapped to the terminal's width."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Context | None = None,
+                     **extra: Any) -> Context:
+        extra.setdefault("terminal_width", _help_width())
+        return super().make_context(info_name, args, parent, **extra)
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode or "--json" not in argv:
+            return super().main(argv, prog_name, complete_var, standalone_mode, windows_expand_args, **extra)
+        try:
+            code = super().main(argv, prog_name, complete_var, False, windows_expand_args, **extra)
+        except UsageError as e:
+            _emit(_dumps(error_json(message=e.format_message(), code="usage")))
+            e.show()
+            sys.exit(e.exit_code)
+        except ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            sys.stderr.write("Aborted!\n")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=_LobaGroup,
     name="loba",
     help="Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.",
     no_args_is_help=True,
@@ -73,7 +114,8 @@ RulesetOpt = Annotated[
 LangOpt = Annotated[
     str | None,
     typer.Option("--lang", callback=_lang,
-                 help="Read language-specific rank letters: de (B D K), nl (B V H), it, es (any case)."),
+                 help="Read language-specific rank letters and suit names: de (B D K), nl (B V H), it, "
+                      "es (picas corazones diamantes tréboles); any case."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object per line in batch mode).")]
 
@@ -516,7 +558,7 @@ def show(
 
 @app.command()
 def validate(
-    file: Annotated[str, typer.Argument(help="The house ruleset file to check.")],
+    file: Annotated[str, typer.Argument(help="The house ruleset file to check ('-': stdin).")],
     as_json: JsonOpt = False,
 ) -> None:
     """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
@@ -524,10 +566,15 @@ def validate(
     from loba_dsl.errors import LobaError, LobaErrors
     from loba_dsl.rules.loading import load_file
 
-    if not os.path.isfile(file):
+    if file != "-" and not os.path.isfile(file):
         _fail(f"error: no such file: {file}" if not os.path.exists(file) else f"error: not a file: {file}")
     try:
-        rs = load_file(file, cached=False)
+        if file == "-":  # the text on stdin; its `extends` reaches shipped rulesets and files of this folder
+            from loba_dsl.rules.loading import Siblings, loads
+
+            rs = loads(sys.stdin.buffer.read(), source="<stdin>", resolver=Siblings(os.getcwd()), cached=False)
+        else:
+            rs = load_file(file, cached=False)
     except LobaError as e:
         errors = e.errors if isinstance(e, LobaErrors) else (e,)
         code = 2 if any(x.code == "unreadable" for x in errors) else 1
@@ -535,8 +582,14 @@ def validate(
             _emit(_dumps({"file": file, **error_json(e), "valid": False, "errors": e.to_dict()["errors"]}))
         sys.stderr.write(e.render() + "\n")
         raise typer.Exit(code) from None
+    for warning in rs.warnings:  # legal but surely not meant: said, never an error (issue 10)
+        sys.stderr.write(warning.render() + "\n")
     if as_json:
-        _emit(_dumps({"file": file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds]}))
+        warnings = [{"message": w.message, "hint": w.hint, "location": None if w.location is None else {
+            "file": w.location.source, "line": w.location.line, "column": w.location.column,
+            "length": w.location.length}} for w in rs.warnings]
+        _emit(_dumps({"file": file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds],
+                      "warnings": warnings}))
     else:
         parents = " -> ".join(Path(f).name for f in rs.files)
         _emit(f"{file}: valid ruleset '{rs.name}' ({parents}; meld kinds: {', '.join(k.name for k in rs.kinds)})")

@@ -118,7 +118,7 @@ class Notation:
                 raise ValueError(f"deck spelling {key!r} names both {names[codes[key]]} and {names[code]}")
 
         rank_words = [(r.key, *r.aliases, *r.lang.get(chosen, ())) for r in deck.ranks]
-        suit_words = [(s.symbol, *s.aliases) for s in deck.suits]
+        suit_words = [(s.symbol, *s.aliases, *s.lang.get(chosen, ())) for s in deck.suits]
         for table, all_words, kind in ((rank_sp, rank_words, "rank"), (suit_sp, suit_words, "suit")):
             for index, words in enumerate(all_words):
                 for word in words:
@@ -145,11 +145,18 @@ class Notation:
         self._faces = {r.face: i for i, r in reversed(list(enumerate(deck.ranks)))}
         self._names = {code: names[code] for code in set(codes.values())}
         self._other_lang: dict[str, tuple[str, list[str]]] = {}
+        self._other_suit: dict[str, tuple[str, list[str]]] = {}
         for lg in (lg for lg in deck.languages if lg != chosen):
             for letter in (letter for r in deck.ranks for letter in r.lang.get(lg, ())):
                 key = normalise(letter)
                 if key and key not in rank_sp:
                     langs = self._other_lang.setdefault(key, (letter, []))[1]
+                    if lg not in langs:
+                        langs.append(lg)
+            for word in (w for st in deck.suits for w in st.lang.get(lg, ())):
+                key = normalise(word)
+                if key and key not in suit_sp:
+                    langs = self._other_suit.setdefault(key, (word, []))[1]
                     if lg not in langs:
                         langs.append(lg)
 
@@ -262,6 +269,9 @@ class Notation:
         if did_you_mean:
             return did_you_mean
         if bad_suit is not None:
+            if bad_suit in self._other_suit:
+                word, langs = self._other_suit[bad_suit]
+                return f"'{word}' is a suit only with --lang {_either(langs)}"
             return f"'{bad_suit}' is not a suit; suits are {suits}"
         joker = f", or {deck.joker_symbol}" if deck.joker_symbol and deck.jokers else ""
         return f"a card is a rank ({ranks}) followed by a suit ({suits}){joker}"

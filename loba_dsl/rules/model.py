@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
+from loba_dsl.errors import Location
 
 if TYPE_CHECKING:
     from loba_dsl.cards.notation import Notation
@@ -283,6 +284,22 @@ class MatchRules:
         return None
 
 
+@dataclass(frozen=True)
+class RuleWarning:
+    """A warning about a ruleset: legal, but surely not what its author meant."""
+
+    message: str
+    location: Location | None = None
+    hint: str | None = None
+
+    def render(self) -> str:
+        """As an error renders (``file:line:col``, the line and a caret), marked ``warning``."""
+        from loba_dsl.errors import LobaError
+
+        return LobaError(self.message, location=self.location, hint=self.hint).render().replace(
+            "error: ", "warning: ", 1)
+
+
 @dataclass(frozen=True, eq=False)
 class Ruleset:
     """Everything the engine needs to know about one variant, typed and frozen.
@@ -315,6 +332,9 @@ class Ruleset:
     """Per value table, the value of each card code in hand."""
     meld_values: Mapping[str, Mapping[ValueKey, int]] = field(default_factory=dict)
     """Per value table used on melds, the value of a card in each role."""
+    warnings: tuple[RuleWarning, ...] = ()
+    """What is legal but surely not meant (a value-table line that can never match); ``loba validate``
+    prints them."""
     _memo: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
 
     def kind(self, name: str) -> MeldKind:
