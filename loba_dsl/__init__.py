@@ -9,6 +9,7 @@ The public API, in the order data flows (text → cards → ruleset → engine �
     loba.play_match(rs, [loba.MatchRound(...), loba.Reentry("Ana"), ...])             # MatchResult
     loba.Solver(rs).arrange(cards)           # Arrangement
     loba.diff(rs, loba.load("uruguay"))      # DiffReport
+    loba.Table.deal(rs, players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)   # the referee
 
 Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
 ``to_dict()`` lists every problem with its file, line, column and length.
@@ -58,6 +59,9 @@ _EXPORTS: dict[str, str] = {
     # arranging hands
     "Solver": "loba_dsl.solver.api",
     "Arrangement": "loba_dsl.solver.api",
+    # refereeing moves
+    "Table": "loba_dsl.game",
+    "IllegalMove": "loba_dsl.game",
     # comparing rulesets
     "diff": "loba_dsl.compare",
     "DiffReport": "loba_dsl.compare",
@@ -81,6 +85,7 @@ __all__ = [
     "CheckResult",
     "DSLError",
     "DiffReport",
+    "IllegalMove",
     "InputError",
     "LobaError",
     "LobaErrors",
@@ -101,6 +106,7 @@ __all__ = [
     "ShippedOnly",
     "Siblings",
     "Solver",
+    "Table",
     "check",
     "diff",
     "load",
@@ -139,6 +145,8 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.game import IllegalMove as IllegalMove
+    from loba_dsl.game import Table as Table
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.rules.loading import SHIPPED_ONLY as SHIPPED_ONLY
