@@ -25,13 +25,13 @@ from loba_dsl.game import Table, referee
 from loba_dsl.game.record import dumps, loads
 from loba_dsl.game.replay import replay
 from loba_dsl.game.simulate import play_round
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 
 PLAYERS = ["Ana", "Beto", "Carla", "Dora"]
 
 
 def finished_rounds(n: int) -> list[Table]:
-    rs = load_ruleset("menos")
+    rs = load("menos")
     out: list[Table] = []
     seed = 0
     while len(out) < n:
@@ -97,7 +97,7 @@ def bench_cli(table: Table, runs: int) -> None:
 
 
 def bench_play(rounds: int) -> None:
-    rs = load_ruleset("menos")
+    rs = load("menos")
     start = time.perf_counter()
     plies = done = 0
     for seed in range(rounds):

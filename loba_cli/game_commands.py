@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from loba_cli.main import JsonOpt, RulesetOpt, _dumps, _emit, _fail, _guard, _load, _read_text, app
+from loba_cli.main import JsonOpt, RulesetOpt, _dumps, _emit, _fail, _guard, _json_mode, _load, _read_text, app
 from loba_dsl.defaults import DEFAULT_RULESET
 
 FileArg = Annotated[str, typer.Argument(help="A loba-record/1 JSON file ('-': stdin).")]
@@ -28,6 +28,7 @@ def _read_record(file: str) -> Any:
 @app.command()
 def replay(file: FileArg, as_json: JsonOpt = False) -> None:
     """Validate a game record move by move: exit 0 valid, 1 an illegal move, 2 an unreadable record."""
+    _json_mode(as_json)
     from loba_dsl.game.replay import replay as run
     from loba_dsl.game.replay import replay_text
 
@@ -86,6 +87,7 @@ def _deal_next(file: str, seed: int) -> int:
 def moves(file: FileArg, as_json: JsonOpt = False,
           limit: Annotated[int, typer.Option("--limit", help="List at most this many moves.")] = 500) -> None:
     """List the legal moves at the end of a record: what may the player to move do now?"""
+    _json_mode(as_json)
     from loba_dsl.game.replay import replay as run
     from loba_dsl.game.replay import replay_text
 

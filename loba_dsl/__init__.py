@@ -9,6 +9,7 @@ The public API, in the order data flows (text → cards → ruleset → engine �
     loba.play_match(rs, [loba.MatchRound(...), loba.Reentry("Ana"), ...])             # MatchResult
     loba.Solver(rs).arrange(cards)           # Arrangement
     loba.diff(rs, loba.load("uruguay"))      # DiffReport
+    loba.Table.deal(rs, players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)   # the referee
 
 Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
 ``to_dict()`` lists every problem with its file, line, column and length.
@@ -58,9 +59,15 @@ _EXPORTS: dict[str, str] = {
     # arranging hands
     "Solver": "loba_dsl.solver.api",
     "Arrangement": "loba_dsl.solver.api",
+    # refereeing moves
+    "Table": "loba_dsl.game",
+    "IllegalMove": "loba_dsl.game",
     # comparing rulesets
     "diff": "loba_dsl.compare",
     "DiffReport": "loba_dsl.compare",
+    # search budgets
+    "Budget": "loba_dsl.budget",
+    "BudgetExceeded": "loba_dsl.errors",
     # errors
     "LobaError": "loba_dsl.errors",
     "LobaErrors": "loba_dsl.errors",
@@ -73,9 +80,12 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "SHIPPED_ONLY",
     "Arrangement",
+    "Budget",
+    "BudgetExceeded",
     "CheckResult",
     "DSLError",
     "DiffReport",
+    "IllegalMove",
     "InputError",
     "LobaError",
     "LobaErrors",
@@ -96,6 +106,7 @@ __all__ = [
     "ShippedOnly",
     "Siblings",
     "Solver",
+    "Table",
     "check",
     "diff",
     "load",
@@ -122,16 +133,20 @@ if not TYPE_CHECKING:  # type checkers see the imports below, so a misspelt name
 
 
 if TYPE_CHECKING:
+    from loba_dsl.budget import Budget as Budget
     from loba_dsl.cards.notation import Notation as Notation
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
     from loba_dsl.compare import DiffReport as DiffReport
     from loba_dsl.compare import diff as diff
+    from loba_dsl.errors import BudgetExceeded as BudgetExceeded
     from loba_dsl.errors import DSLError as DSLError
     from loba_dsl.errors import InputError as InputError
     from loba_dsl.errors import LobaError as LobaError
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.game import IllegalMove as IllegalMove
+    from loba_dsl.game import Table as Table
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.rules.loading import SHIPPED_ONLY as SHIPPED_ONLY

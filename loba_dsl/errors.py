@@ -74,6 +74,22 @@ class Location:
         return f"{self.source}:{self.line}"
 
 
+QUOTE_WIDTH = 80
+"""How much of a long source line an error quotes: about this many characters around the column."""
+
+
+def _window(text: str, column: int) -> tuple[str, int]:
+    """``text`` cut to :data:`QUOTE_WIDTH` characters around ``column`` (with ``…`` where cut), and the
+    column within the cut line."""
+    if len(text) <= QUOTE_WIDTH + 20:
+        return text, column
+    start = max(0, min(column - 1 - QUOTE_WIDTH // 2, len(text) - QUOTE_WIDTH))
+    cut = text[start:start + QUOTE_WIDTH]
+    head = "…" if start > 0 else ""
+    tail = "…" if start + QUOTE_WIDTH < len(text) else ""
+    return head + cut + tail, column - start + len(head)
+
+
 class LobaError(Exception):
     """Base of every error that a user's input or ruleset can cause."""
 
@@ -107,8 +123,9 @@ class LobaError(Exception):
         loc = self.location
         if loc is not None and loc.text is not None:
             number = f"{loc.line:>5}"
-            out.append(f"{number} | {clean_line(loc.text.rstrip())}")
-            out.append(f"{'':>5} | {' ' * (loc.column - 1)}{'^' * max(1, loc.length)}")
+            text, column = _window(clean_line(loc.text.rstrip()), loc.column)
+            out.append(f"{number} | {text}")
+            out.append(f"{'':>5} | {' ' * (column - 1)}{'^' * max(1, min(loc.length, QUOTE_WIDTH))}")
         return "\n".join(out)
 
     def to_dict(self) -> dict[str, object]:
@@ -156,6 +173,16 @@ class DSLError(RulesetError):
     """A syntax or meaning error inside a DSL expression of a ruleset."""
 
     code = "dsl"
+
+
+class BudgetExceeded(LobaError):
+    """A search ran out of its budget (time or steps) before it could give an exact answer.
+
+    Raised instead of a guess: nothing partial is returned as if it were exact
+    (:mod:`loba_dsl.budget`).  The CLI exits 2 with it, as for any bad input.
+    """
+
+    code = "budget"
 
 
 class LobaErrors(LobaError):

@@ -110,3 +110,13 @@ def test_every_error_lists_every_problem_with_its_place() -> None:
     assert isinstance(problems, list)
     assert [(p["line"], p["column"], p["length"]) for p in problems] == [(1, 4, 2), (1, 10, 3)]
     assert all(p["file"] == "<input>" for p in problems)
+
+
+def test_the_referee_from_the_facade() -> None:
+    rs = loba.load("menos")
+    table = loba.Table.deal(rs, players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)
+    # §1: nine cards each, the dealer's right plays first; play passes counter-clockwise.  Seated clockwise
+    # Ana, Beto, Carla: Carla's right is Beto, who draws first.
+    assert table.to_move == "Beto" and str(table.phase) == "draw"
+    view = table.view("Beto")
+    assert isinstance(view, dict)

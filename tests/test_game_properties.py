@@ -27,7 +27,7 @@ from loba_dsl.game.replay import replay
 from loba_dsl.game.simulate import PUT_DOWN
 from loba_dsl.game.table import UndoRefused
 from loba_dsl.rules.documents import shipped_names
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 
 NAMES = ("Ana", "Beto", "Carla", "Dora", "Eva")
@@ -115,7 +115,7 @@ def check_views(rs: Ruleset, t: Table) -> None:
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 5))
 @example(seed=1, n=5)  # chinchón, 5 players: an empty stock mid-turn (found by Hypothesis)
 def test_random_legal_play(name: str, seed: int, n: int) -> None:
-    rs = load_ruleset(name)
+    rs = load(name)
     t = table_for(rs, seed, n)
     play_checked(rs, t, random.Random(seed), max_plies=150)
     # Replaying the record reproduces every state and the scores.
@@ -131,7 +131,7 @@ def test_random_legal_play(name: str, seed: int, n: int) -> None:
 @given(seed=st.integers(0, 10**6))
 def test_two_seeded_rounds_replay(seed: int) -> None:
     # rules.md §1: the player who went out deals the next round.
-    rs = load_ruleset("menos")
+    rs = load("menos")
     t = table_for(rs, seed, 3)
     from loba_dsl.game.simulate import play_round
 

@@ -20,7 +20,7 @@ from loba_dsl.game import Discard, Draw, LayOff, Meld, Table
 from loba_dsl.game.record import HIDDEN, dumps, loads, to_dict, view_of
 from loba_dsl.game.referee import deck_cards
 from loba_dsl.game.replay import replay
-from loba_dsl.rules.loading import load_ruleset
+from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 
 PLAYERS = ("Ana", "Beto", "Carla")
@@ -34,7 +34,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def menos() -> Ruleset:
-    return load_ruleset("menos")
+    return load("menos")
 
 
 def _deal(rs: Ruleset, hands: dict[str, str], upcard: str, top: str) -> tuple[list[list[int]], int, list[int]]:
@@ -198,7 +198,7 @@ def test_cli_deal_and_moves(tmp_path: Path) -> None:
 def test_house_ruleset_beside_the_record(tmp_path: Path) -> None:
     # issue 13: `ruleset` may be the file name of a house ruleset, found beside the record file.
     (tmp_path / "casa.yaml").write_text("name: casa\nextends: menos\nturn: {lay_off: any_melds}\n", encoding="utf-8")
-    rs = load_ruleset(str(tmp_path / "casa.yaml"))
+    rs = load_file(tmp_path / "casa.yaml")
     t = Table.deal(rs, PLAYERS, "Carla", seed=3)
     rec = t.record()
     rec["ruleset"] = "casa.yaml"

@@ -17,7 +17,7 @@ import pytest
 from loba_dsl.game import Discard, Draw, IllegalMove, LayOff, Meld, MoveWild, ReplaceJoker, Reshuffle, Table
 from loba_dsl.game.referee import deck_cards
 from loba_dsl.game.table import DealRejected, UndoRefused
-from loba_dsl.rules.loading import compile_ruleset, load_ruleset
+from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 
 PLAYERS = ("Ana", "Beto", "Carla")
@@ -57,7 +57,7 @@ def house(tmp_path: Path) -> Callable[[str], Ruleset]:
     def make(text: str) -> Ruleset:
         path = tmp_path / f"house{next(count)}.yaml"
         path.write_text(f"name: house\n{text}", encoding="utf-8")
-        return compile_ruleset(str(path))
+        return load_file(path, cached=False)
 
     return make
 
@@ -77,12 +77,12 @@ def rejected(t: Table, move: object) -> str:
 
 @pytest.fixture(scope="module")
 def menos() -> Ruleset:
-    return load_ruleset("menos")
+    return load("menos")
 
 
 @pytest.fixture(scope="module")
 def pagat() -> Ruleset:
-    return load_ruleset("mas-pagat")
+    return load("mas-pagat")
 
 
 # ---------------------------------------------------------------- the deal and turn order
@@ -493,7 +493,7 @@ def test_stock_exhausted_end_round(pagat: Ruleset) -> None:
 def test_bazas_opening_under_and_over_50() -> None:
     # rules.md §4 bazas: the first lay-down (everything put down that first turn) must be worth 50,
     # counted with §1's values: 7 7 7 = 21 is short; with K K K (30) it is 51.
-    rs = load_ruleset("bazas")
+    rs = load("bazas")
     t = deal(rs, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦"}, upcard="2♣")
     t.play(Draw("Beto", "stock"))
     t.play(Meld("Beto", cards(rs, "7♠ 7♥ 7♦")))
@@ -505,7 +505,7 @@ def test_bazas_opening_under_and_over_50() -> None:
 
 def test_contrato_round_one_two_piernas() -> None:
     # rules.md §4 contrato: round 1's contract is 2 piernas, put down complete, at once, before any other.
-    rs = load_ruleset("contrato")
+    rs = load("contrato")
     t = deal(rs, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦ 4♣ 5♣ 6♣"}, upcard="2♣")
     t.play(Draw("Beto", "stock"))
     t.play(Meld("Beto", cards(rs, "7♠ 7♥ 7♦")))
@@ -627,7 +627,7 @@ def test_too_few_players(menos: Ruleset) -> None:
 def test_contrato_round_to_its_end() -> None:
     # rules.md §4 contrato (scored as Menos, rules.md §1): round 1's contract is 2 piernas; once it is
     # down, other melds follow.  Penalties: Joker 25, A 15, J Q K 10, 2-10 face.
-    rs = load_ruleset("contrato")
+    rs = load("contrato")
     t = deal(rs, {"Ana": "A♠ A♥ 2♣ 3♣ 9♦ 10♦ J♠ Q♠ JOKER",      # 15+15+2+3+9+10+10+10+25 = 99
                   "Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦ 4♣ 5♣ 6♣",
                   "Carla": "2♠ 3♠ 4♠ 8♥ 9♥ 10♥ 5♦ 6♦ 8♣"},    # 2+3+4+8+9+10+5+6+8 = 55

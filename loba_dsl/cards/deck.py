@@ -30,11 +30,16 @@ Card = int
 
 @dataclass(frozen=True, slots=True)
 class Suit:
-    """A suit: its key (``spades``), the symbol it prints with, other spellings."""
+    """A suit: its key (``spades``), the symbol it prints with, other spellings.
+
+    ``lang`` maps a language code to words that name this suit only in that language (Spanish
+    ``picas``), like :attr:`Rank.lang`.
+    """
 
     key: str
     symbol: str
     aliases: tuple[str, ...] = ()
+    lang: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

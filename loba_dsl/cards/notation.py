@@ -118,7 +118,7 @@ class Notation:
                 raise ValueError(f"deck spelling {key!r} names both {names[codes[key]]} and {names[code]}")
 
         rank_words = [(r.key, *r.aliases, *r.lang.get(chosen, ())) for r in deck.ranks]
-        suit_words = [(s.symbol, *s.aliases) for s in deck.suits]
+        suit_words = [(s.symbol, *s.aliases, *s.lang.get(chosen, ())) for s in deck.suits]
         for table, all_words, kind in ((rank_sp, rank_words, "rank"), (suit_sp, suit_words, "suit")):
             for index, words in enumerate(all_words):
                 for word in words:
@@ -145,11 +145,18 @@ class Notation:
         self._faces = {r.face: i for i, r in reversed(list(enumerate(deck.ranks)))}
         self._names = {code: names[code] for code in set(codes.values())}
         self._other_lang: dict[str, tuple[str, list[str]]] = {}
+        self._other_suit: dict[str, tuple[str, list[str]]] = {}
         for lg in (lg for lg in deck.languages if lg != chosen):
             for letter in (letter for r in deck.ranks for letter in r.lang.get(lg, ())):
                 key = normalise(letter)
                 if key and key not in rank_sp:
                     langs = self._other_lang.setdefault(key, (letter, []))[1]
+                    if lg not in langs:
+                        langs.append(lg)
+            for word in (w for st in deck.suits for w in st.lang.get(lg, ())):
+                key = normalise(word)
+                if key and key not in suit_sp:
+                    langs = self._other_suit.setdefault(key, (word, []))[1]
                     if lg not in langs:
                         langs.append(lg)
 
@@ -194,6 +201,17 @@ class Notation:
         if None in codes:
             return self.parse(text).cards
         return tuple(code for code in codes if code is not None and code != _SKIP)
+
+    def quick_codes(self, text: str) -> tuple[Card, ...] | None:
+        """The cards of ``text`` when every token is a card in its usual spelling, else ``None``.
+
+        The batch fast path: no spans, no errors; on ``None`` the caller parses
+        with :meth:`parse`, which locates and explains whatever is unusual.
+        """
+        try:
+            return tuple(map(self._fast.__getitem__, _DASHES_TO_SPACE(" ", text).split()))
+        except KeyError:
+            return None
 
     def format(self, cards: Iterable[Card]) -> str:
         """Canonical names joined by single spaces (``10♠ JOKER``)."""
@@ -251,8 +269,11 @@ class Notation:
         if did_you_mean:
             return did_you_mean
         if bad_suit is not None:
+            if bad_suit in self._other_suit:
+                word, langs = self._other_suit[bad_suit]
+                return f"'{word}' is a suit only with --lang {_either(langs)}"
             return f"'{bad_suit}' is not a suit; suits are {suits}"
-        joker = f", or {deck.joker_symbol}" if deck.joker_symbol else ""
+        joker = f", or {deck.joker_symbol}" if deck.joker_symbol and deck.jokers else ""
         return f"a card is a rank ({ranks}) followed by a suit ({suits}){joker}"
 
 
@@ -263,12 +284,13 @@ def check_copies(
     source: str = "<input>",
     text: str | None = None,
     ruleset: str = "",
+    first_line: int = 1,
 ) -> None:
     """Reject more physical copies of a card than ``deck`` holds (rules.md §5: ``7♠ 7♠`` is two cards).
 
     Each offending card is reported once, located at its first excess occurrence.
-    ``text`` is the whole source whose line 1 is line 1 of the spans (it gives the
-    caret display).
+    ``text`` is the source text whose first line is line ``first_line`` of the spans
+    (it gives the caret display; a batch passes one line and its number, never padding).
 
     >>> from loba_dsl.cards.deck import Deck, Rank, Suit
     >>> deck = Deck(suits=(Suit("spades", "♠"),), ranks=(Rank("7", 7),), copies=2)
@@ -278,18 +300,21 @@ def check_copies(
     loba_dsl.errors.LobaErrors: <input>:1:7: error: 7♠ appears 3 times but the deck of 'house' holds 2 copies
     <input>:1:10: error: the deck of 'house' has no JOKER
     """
-    lines = text.split("\n") if text is not None else []
     counts: dict[Card, int] = {}
     first_excess: dict[Card, Span] = {}
     for card, span in zip(parsed.cards, parsed.spans, strict=True):
         counts[card] = counts.get(card, 0) + 1
         if counts[card] > deck.limit(card):
             first_excess.setdefault(card, span)
+    if not first_excess:
+        return  # the common case: nothing to report, nothing to split
+    lines = text.split("\n") if text is not None else []
     of = f" of '{ruleset}'" if ruleset else ""
     errors: list[LobaError] = []
     for card, span in first_excess.items():
         limit, name = deck.limit(card), deck.name(card)
-        line = lines[span.line - 1] if 0 < span.line <= len(lines) else None
+        at = span.line - first_line
+        line = lines[at] if 0 <= at < len(lines) else None
         where = Location(source, span.line, span.column, line, span.length)
         if limit == 0:
             message = f"the deck{of} has no {name}"

@@ -29,6 +29,7 @@ MAX_TEXT = 4000
 _FRIENDLY = {
     "NAME": "a name",
     "INT": "a number",
+    "CARD": "a card or suit (J♠, ♥)",
     "CMP": "a comparison (== != < <= > >=)",
     "SHAPE": "'set' or 'run'",
     "ADDOP": "'+' or '-'",

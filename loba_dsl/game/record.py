@@ -15,14 +15,12 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.game.moves import Move, RecordError, card_of, cards_of, move_from_dict
+from loba_dsl.rules.loading import Siblings, load_named
 from loba_dsl.rules.model import Ruleset
-
-if TYPE_CHECKING:
-    from loba_dsl.game.table import Table
 
 FORMAT = "loba-record/1"
 HIDDEN = "??"
@@ -53,15 +51,9 @@ class GameRecord:
 
 
 def _resolve(ref: str, base: Path | None) -> Ruleset:
-    from loba_dsl.rules.loading import load_ruleset
-
+    """A shipped name, or a house ruleset's file name beside the record (never a path elsewhere)."""
     folder = base if base is not None else Path.cwd()
-    candidate = folder / ref
-    if ref.endswith((".yaml", ".yml")) or "/" in ref or candidate.is_file():
-        if not candidate.is_file():
-            raise RecordError(f"the record's ruleset '{ref}' is not a shipped ruleset nor a file in {folder}")
-        return load_ruleset(str(candidate))
-    return load_ruleset(ref)
+    return load_named(ref, resolver=Siblings(str(folder)))
 
 
 def from_dict(d: object, *, ruleset: Ruleset | None = None, base: Path | None = None) -> GameRecord:
@@ -142,27 +134,6 @@ def to_dict(rec: GameRecord) -> dict[str, Any]:
             "rounds": rounds, **rec.extra}
 
 
-def record_dict(table: Table) -> dict[str, Any]:
-    """The record of everything played at ``table`` so far."""
-    rs, names = table.rs, table.rs.deck.names
-    rounds = []
-    for log in table.rounds:
-        rounds.append({
-            "dealer": table.players[log.dealer],
-            "deal": {
-                "hands": {p: [names[c] for c in h] for p, h in zip(table.players, log.hands, strict=True)},
-                "upcard": names[log.upcard] if log.upcard is not None else None,
-                "stock": [names[c] for c in log.stock],
-            },
-            "moves": [m.to_dict(rs) for m in log.moves],
-        })
-    out: dict[str, Any] = {"format": FORMAT, "ruleset": table.ruleset_ref, "players": list(table.players),
-                           "dealer": table.players[table.rounds[0].dealer], "rounds": rounds}
-    if table.seed is not None:
-        out["seed"] = table.seed
-    return out
-
-
 def view_of(record: Mapping[str, Any], player: str) -> dict[str, Any]:
     """``record`` as ``player`` could have seen it: other hands, the stock and reshuffles as ``??``.
 
@@ -238,17 +209,6 @@ def dump(record: Mapping[str, Any], fp: IO[str]) -> None:
     fp.write(dumps(record) + "\n")
 
 
-def from_record(rec: GameRecord) -> Table:
-    """A table that has played the whole record (raises at the first illegal move or deal)."""
-    from loba_dsl.game.replay import replay
-
-    result = replay(rec)
-    if result.error is not None:
-        raise result.exception or RecordError(str(result.error))
-    assert result.table is not None
-    return result.table
-
-
-__all__ = ["FORMAT", "HIDDEN", "GameRecord", "RoundRecord", "dump", "dumps", "from_dict", "from_record", "load",
-           "loads", "record_dict", "to_dict", "view_of"]
+__all__ = ["FORMAT", "HIDDEN", "GameRecord", "RoundRecord", "dump", "dumps", "from_dict", "load", "loads", "to_dict",
+           "view_of"]
 

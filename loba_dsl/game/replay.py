@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loba_dsl.errors import LobaError
+from loba_dsl.game.moves import RecordError
 from loba_dsl.game.outcome import RoundResult
 from loba_dsl.game.record import GameRecord
 from loba_dsl.game.referee import IllegalMove, Reason, where
@@ -106,3 +107,12 @@ def replay_text(result: Replay) -> str:
     if result.rounds:
         lines.append("totals: " + ", ".join(f"{p} {s}" for p, s in result.totals.items()))
     return "\n".join(lines)
+
+
+def from_record(rec: GameRecord) -> Table:
+    """A table that has played the whole record (raises at the first illegal move or deal)."""
+    result = replay(rec)
+    if result.error is not None:
+        raise result.exception or RecordError(str(result.error))
+    assert result.table is not None
+    return result.table

@@ -1,7 +1,7 @@
 """``Table``: one game at the table, move by move, always refereed.
 
->>> from loba_dsl.rules.loading import load_ruleset
->>> t = Table.deal(load_ruleset("menos"), players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)
+>>> from loba_dsl.rules.loading import load, load_file
+>>> t = Table.deal(load("menos"), players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)
 >>> t.to_move, t.phase, t.ply            # menos: the dealer's right (the previous in the list) plays first
 ('Beto', 'draw', 0)
 >>> events = t.play(Draw("Beto", "stock"))
@@ -25,7 +25,7 @@ from typing import Any
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome as scoring
-from loba_dsl.game import referee
+from loba_dsl.game import record, referee
 from loba_dsl.game.moves import Draw, Move, Reshuffle
 from loba_dsl.game.referee import Event, IllegalMove, Reason
 from loba_dsl.game.state import Phase, RoundState
@@ -312,7 +312,26 @@ class Table:
 
     def record(self, view: str | None = None) -> dict[str, Any]:
         """The game as a ``loba-record/1`` document (``view``: as that player may see it, hidden cards ``??``)."""
-        from loba_dsl.game.record import record_dict, view_of
-
         full = record_dict(self)
-        return full if view is None else view_of(full, view)
+        return full if view is None else record.view_of(full, view)
+
+
+def record_dict(table: Table) -> dict[str, Any]:
+    """The record of everything played at ``table`` so far."""
+    rs, names = table.rs, table.rs.deck.names
+    rounds = []
+    for log in table.rounds:
+        rounds.append({
+            "dealer": table.players[log.dealer],
+            "deal": {
+                "hands": {p: [names[c] for c in h] for p, h in zip(table.players, log.hands, strict=True)},
+                "upcard": names[log.upcard] if log.upcard is not None else None,
+                "stock": [names[c] for c in log.stock],
+            },
+            "moves": [m.to_dict(rs) for m in log.moves],
+        })
+    out: dict[str, Any] = {"format": record.FORMAT, "ruleset": table.ruleset_ref, "players": list(table.players),
+                           "dealer": table.players[table.rounds[0].dealer], "rounds": rounds}
+    if table.seed is not None:
+        out["seed"] = table.seed
+    return out

@@ -110,10 +110,25 @@ def check(
     if isinstance(text, ParsedCards):  # cards already read (with the ruleset's notation)
         check_copies(text, rs.deck, source=source, ruleset=rs.name)
         return check_cards(text.cards, rs, " ".join(rs.deck.names_of(text.cards)))
-    parsed = rs.notation(lang).parse(text, source=source, first_line=line)
-    # Spans count lines from ``line``; pad so the caret display finds the right line.
-    check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
+    notation = rs.notation(lang)
+    quick = notation.quick_codes(text)
+    if quick is not None and quick and _within_copies(quick, rs):  # nothing to locate or explain
+        return check_cards(quick, rs, text)
+    parsed = notation.parse(text, source=source, first_line=line)
+    # Spans count lines from ``line``: the text is that line (no padding, so a batch stays linear).
+    check_copies(parsed, rs.deck, source=source, text=text, ruleset=rs.name, first_line=line)
     return check_cards(parsed.cards, rs, text)
+
+
+def _within_copies(cards: tuple[Card, ...], rs: Ruleset) -> bool:
+    """No card more often than the deck holds (the check that :func:`check_copies` explains)."""
+    deck = rs.deck
+    if len(set(cards)) == len(cards):
+        return all(deck.limit(c) >= 1 for c in cards)
+    counts: dict[Card, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    return all(deck.limit(c) >= n for c, n in counts.items())
 
 
 def check_lines(

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from loba_dsl.budget import BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.evaluate import compare
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from loba_dsl.rules.model import MeldKind, Ruleset
 
 _ACE_WORDS = {"low": "low only", "high": "high only", "either": "high or low, never both", "wrap": "round the corner"}
+
+_CLOCK_FROM = 4
+"""Melds with more cards that may be wild than this have their readings searched against a budget."""
 
 HEAD = -1
 """Clause index of a shape's head (``set 3..4``): size, one rank, one suit, sequence."""
@@ -180,17 +184,24 @@ class Matcher:
         return self.match(cards, specs).best
 
     def match(self, cards: Sequence[Card], specs: tuple[CompiledShape, ...] | None = None, *,
-              reasons: bool = True) -> Outcome:
+              reasons: bool = True, budget: BudgetLike | Clock = None) -> Outcome:
         """The best legal reading of ``cards`` as one meld, or why there is none.
 
         With ``reasons=False`` matching gives up on a kind at its first failed
         clause and an illegal meld comes back without failures: the fast path
         for callers that expect legal melds (scoring, the solver).
+
+        Cards that may be wild or natural are tried both ways, which for many
+        such cards is a search: it obeys ``budget`` (a :class:`~loba_dsl.budget.Budget`,
+        seconds, a running :class:`~loba_dsl.budget.Clock` of a caller's search,
+        or ``None`` for the default) and raises :class:`~loba_dsl.errors.BudgetExceeded`
+        when it runs out.  Wilds that score alike are never permuted.
         """
         specs = self.specs if specs is None else specs
-        return self._match(tuple(cards), specs, reasons)
+        return self._match(tuple(cards), specs, reasons, budget)
 
-    def _match(self, cards: tuple[Card, ...], specs: tuple[CompiledShape, ...], explain: bool) -> Outcome:
+    def _match(self, cards: tuple[Card, ...], specs: tuple[CompiledShape, ...], explain: bool,
+               budget: BudgetLike | Clock = None) -> Outcome:
         always, maybe = self.always_wild, self.maybe_wild
         forced: list[int] = []
         ambiguous: list[int] = []
@@ -200,9 +211,15 @@ class Matcher:
         best: Reading | None = None
         per_kind: dict[int, list[Failure]] = {}
         scored = self.values is not None
+        clock: Clock | None = None
+        if len(forced) + len(ambiguous) > _CLOCK_FROM:  # only many wilds make a search worth timing
+            clock = budget if isinstance(budget, Clock) else as_budget(budget).start("reading the wild cards")
         if not ambiguous:  # the common case: every card is plainly natural or plainly wild
             for spec in specs:
-                fails, readings = (self._run if spec.run else self._set)(spec, cards, plain, forced, explain)
+                if spec.run:
+                    fails, readings = self._run(spec, cards, plain, forced, explain, clock)
+                else:
+                    fails, readings = self._set(spec, cards, plain, forced, explain)
                 if fails:
                     per_kind[spec.index] = fails
                     continue
@@ -237,7 +254,12 @@ class Matcher:
                     if best is not None and not scored and (len(nat_idx), -spec.index) < (
                             best.naturals, -best.kind_index):
                         continue
-                    fails, readings = (self._run if spec.run else self._set)(spec, cards, nat_idx, wild_idx, explain)
+                    if clock is not None:
+                        clock.tick()
+                    if spec.run:
+                        fails, readings = self._run(spec, cards, nat_idx, wild_idx, explain, clock)
+                    else:
+                        fails, readings = self._set(spec, cards, nat_idx, wild_idx, explain)
                     if fails:
                         prev = per_kind.get(spec.index)
                         if prev is None or _badness(fails) < _badness(prev):
@@ -394,7 +416,7 @@ class Matcher:
     # ------------------------------------------------------------ runs
 
     def _run(self, k: CompiledShape, cards: tuple[Card, ...], nat: list[int], wild: list[int],
-             explain: bool = True) -> tuple[list[Failure], list[Reading]]:
+             explain: bool = True, clock: Clock | None = None) -> tuple[list[Failure], list[Reading]]:
         if not wild:
             quick = self._natural_run(k, cards)
             if quick is not None:
@@ -437,7 +459,7 @@ class Matcher:
         top = max((w[0] for w in windows), default=0)
         for price, high, start, positions, wild_pos in windows:
             if price == top:
-                out.extend(self._run_readings(k, cards, nat, wild, positions, wild_pos, start, high, run_suit))
+                out.extend(self._run_readings(k, cards, nat, wild, positions, wild_pos, start, high, run_suit, clock))
         if out:
             return [], out
         if apart_blocked and k.apart is not None:
@@ -500,7 +522,7 @@ class Matcher:
 
     def _run_readings(self, k: CompiledShape, cards: tuple[Card, ...], nat: list[int], wild: list[int],
                       placed: dict[int, int], wild_pos: list[int], start: int, high: bool,
-                      run_suit: int) -> list[Reading]:
+                      run_suit: int, clock: Clock | None = None) -> list[Reading]:
         n = len(cards)
         R = self.R
         ace = self.deck.ace
@@ -519,7 +541,7 @@ class Matcher:
             stands[q] = self.deck.code(r, run_suit)
             flags[q] = True
             highs[q] = p == R
-        orders = self._wild_orders(k, cards, wild, wild_pos, stands, highs)
+        orders = self._wild_orders(k, cards, wild, wild_pos, stands, highs, order, clock)
         out = []
         for assignment in orders:
             for q, i in zip(wild_pos, assignment, strict=True):
@@ -529,7 +551,8 @@ class Matcher:
         return out
 
     def _wild_orders(self, k: CompiledShape, cards: tuple[Card, ...], wild: list[int], wild_pos: list[int],
-                     stands: list[Card], highs: list[bool]) -> list[tuple[int, ...]]:
+                     stands: list[Card], highs: list[bool], order: list[int],
+                     clock: Clock | None = None) -> list[tuple[int, ...]]:
         """Which wild goes where: input order, unless wilds differ in value by position."""
         if self.values is None or len(wild) < 2 or len({cards[i] for i in wild}) < 2:
             return [tuple(wild)]
@@ -542,14 +565,82 @@ class Matcher:
         }
         if len(set(signatures.values())) < 2:
             return [tuple(wild)]
-        seen: set[tuple[Card, ...]] = set()
-        out = []
-        for perm in itertools.permutations(wild):
-            key = tuple(cards[i] for i in perm)
-            if key not in seen:
-                seen.add(key)
-                out.append(perm)
-        return out
+        return [self._best_wild_order(wild, wild_pos, signatures, cards, order, clock)]
+
+    def _best_wild_order(self, wild: list[int], wild_pos: list[int], signatures: dict[Card, tuple[int, ...]],
+                         cards: tuple[Card, ...], order: list[int], clock: Clock | None) -> tuple[int, ...]:
+        """The wild cards' order over ``wild_pos`` that the reading order prefers, found without permuting.
+
+        Among every way to put the wilds in the wild positions, the best reading
+        has the most points, then the fewest inversions of the input order, then
+        comes first in lexicographic order of input indices (what trying every
+        permutation in turn would keep).  Wilds of one value signature (alike:
+        the same points in every wild position) are interchangeable for points,
+        and swapping two of them into input order only removes inversions, so
+        each class takes its cards in input order: a search over how many of
+        each class are placed (memoised, polynomial) replaces the permutations.
+        ``order`` holds the input index of each natural position.
+        """
+        by_sig: dict[tuple[int, ...], list[int]] = {}
+        for i in sorted(wild):
+            by_sig.setdefault(signatures[cards[i]], []).append(i)
+        classes = list(by_sig.values())
+        sigs = list(by_sig)
+        m = len(wild_pos)
+        wild_set = set(wild_pos)
+        natural = [(q, order[q]) for q in range(len(order)) if q not in wild_set]
+        # Inversions between a wild index i at wild position t and the naturals (fixed).
+        against: list[dict[int, int]] = []
+        for q in wild_pos:
+            against.append({i: sum(1 for qq, j in natural if (qq < q and j > i) or (qq > q and j < i))
+                            for i in wild})
+        memo: dict[tuple[int, ...], tuple[int, int]] = {}
+
+        def step_cost(state: tuple[int, ...], c: int) -> tuple[int, int]:
+            t = sum(state)
+            i = classes[c][state[c]]
+            before = sum(1 for d, members in enumerate(classes) for j in members[:state[d]] if j > i)
+            return -sigs[c][t], against[t][i] + before
+
+        def best(state: tuple[int, ...]) -> tuple[int, int]:
+            hit = memo.get(state)
+            if hit is not None:
+                return hit
+            if clock is not None:
+                clock.tick()
+            if sum(state) == m:
+                value = (0, 0)
+            else:
+                value = (1 << 60, 0)
+                for c, members in enumerate(classes):
+                    if state[c] < len(members):
+                        p, inv = step_cost(state, c)
+                        rp, rinv = best((*state[:c], state[c] + 1, *state[c + 1:]))
+                        cand = (p + rp, inv + rinv)
+                        if cand < value:
+                            value = cand
+            memo[state] = value
+            return value
+
+        state = (0,) * len(classes)
+        goal = best(state)
+        chosen: list[int] = []
+        for _ in range(m):
+            pick: tuple[int, int] | None = None  # (input index, class)
+            for c, members in enumerate(classes):
+                if state[c] < len(members):
+                    p, inv = step_cost(state, c)
+                    nxt = (*state[:c], state[c] + 1, *state[c + 1:])
+                    rp, rinv = best(nxt)
+                    if (p + rp, inv + rinv) == goal and (pick is None or members[state[c]] < pick[0]):
+                        pick = (members[state[c]], c)
+            assert pick is not None
+            i, c = pick
+            p, inv = step_cost(state, c)
+            goal = (goal[0] - p, goal[1] - inv)
+            chosen.append(i)
+            state = (*state[:c], state[c] + 1, *state[c + 1:])
+        return tuple(chosen)
 
     # ------------------------------------------------------------ shared
 

@@ -9,6 +9,7 @@ reported at once, each at its ``file:line:col``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -17,7 +18,7 @@ from loba_dsl.cards.deck import Card, Deck, Rank, Suit
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.names import Names
 from loba_dsl.dsl.parser import DSLProblem, parse_cards, parse_contract, parse_formula, parse_shape, parse_table
-from loba_dsl.dsl.predicates import IN_HAND, CardRole, Table, TableRule, compile_pred
+from loba_dsl.dsl.predicates import IN_HAND, CardRole, Table, TableRule, compile_pred, eval_pred
 from loba_dsl.dsl.typecheck import CARD_VARIABLES, ROUND_VARIABLES, Scope, check_expr
 from loba_dsl.errors import DSLError, LobaError, Location, raise_all, suggest
 from loba_dsl.rules import model as M
@@ -37,8 +38,22 @@ MAX_FORMULA_DEPTH = 32
 
 
 def compile_resolved(resolved: Resolved) -> Ruleset:
-    """Compile a merged, defaulted ruleset document."""
-    return _Compiler(resolved).run()
+    """Compile a merged, defaulted ruleset document.
+
+    With schema errors already found (``resolved.problems``: their values were left out), the rest is
+    still compiled, so that its DSL mistakes are reported with them in one pass (issue 10).
+    """
+    if not resolved.problems:
+        return _Compiler(resolved).run()
+    errors = list(resolved.problems)
+    try:
+        _Compiler(resolved).run()
+    except LobaError as e:
+        errors.extend(getattr(e, "errors", (e,)))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        pass  # what the schema rejected left the rest unreadable: its errors say why
+    raise_all(errors)
+    raise AssertionError("unreachable: problems were raised")  # pragma: no cover
 
 
 class _Compiler:
@@ -60,7 +75,36 @@ class _Compiler:
 
     def problem(self, path: Path, message: str, pos: A.Pos | None = None, hint: str | None = None,
                 line_offset: int = 0, col_offset: int = 0) -> None:
+        if self.follows_left_out(path):
+            return
+        default = self.defaulted(path)
+        if default is not None:
+            hint = (f"{hint}; " if hint else "") + default
         self.errors.append(DSLError(message, location=self.at(path, pos, line_offset, col_offset), hint=hint))
+
+    def follows_left_out(self, path: Path) -> bool:
+        """Whether a problem at ``path`` may only follow from a value the schema rejected (and that was
+        left out): it is at or under that value, or beside it in the same meld kind or setting."""
+        for bad in self.r.left_out:
+            near = bad if len(bad) < 3 else bad[:-1]
+            if tuple(path[: len(near)]) == tuple(near) or tuple(bad[: len(path)]) == tuple(path):
+                return True
+        return False
+
+    def defaulted(self, path: Path) -> str | None:
+        """For a value that no file set (the schema's default): say so, and how to change it."""
+        if not path or tuple(path) in self.r.origins:
+            return None
+        value: Any = self.data
+        for part in path:
+            if not isinstance(value, dict) or part not in value:
+                return None
+            value = value[part]
+        if isinstance(value, dict | list) or value is None:
+            return None
+        key = ".".join(str(p) for p in path)
+        where = self.r.chain[0].location(()).source
+        return f"{key} is {json.dumps(value, ensure_ascii=False)} by default: set {key} in {where} to change it"
 
     def guard(self, path: Path, fn: Callable[[], Any], line_offset: int = 0, col_offset: int = 0) -> Any:
 
@@ -137,6 +181,8 @@ class _Compiler:
         meld_values = {name: self.meld_table(name, tables[name], deck, kinds, wild_cards, natural_too)
                        for name in sorted(on_melds) if name in tables}
         raise_all(self.errors)
+        warnings = tuple(w for name, t in tables.items() for w in self.dead_lines(name, t, deck, kinds, wild_cards,
+                                                                                   natural_too))
         assert round_formula is not None  # a missing or broken formula was reported above
         d = self.data
         pl = d["players"]
@@ -164,12 +210,14 @@ class _Compiler:
             files=self.r.files,
             hand_values=hand_values,
             meld_values=meld_values,
+            warnings=warnings,
         )
 
     def deal(self) -> M.Deal:
         d = self.data["deal"]
         return M.Deal(int(d["cards"]), M.Direction(d["direction"]), M.FirstPlayer(d["first_player"]),
-                      bool(d["upcard"]), M.NextDealer(d["next_dealer"]))
+                      bool(d["upcard"]), M.NextDealer(d["next_dealer"]), bool(d.get("counted_at_end", False)),
+                      tuple(sorted((int(n), int(c)) for n, c in d.get("cards_by_players", {}).items())))
 
     def turn(self) -> M.TurnRules:
         t = self.data["turn"]
@@ -191,7 +239,8 @@ class _Compiler:
     def match(self, instant_win: A.Expr | None) -> M.MatchRules:
         m = self.data["match"]
         r = m["reentry"]
-        reentry = None if r is None else M.Reentry(int(r["max"]), M.ReentryScore(r["score"]))
+        reentry = None if r is None else M.Reentry(int(r["max"]), M.ReentryScore(r["score"]),
+                                                     int(r.get("fixed_score", 0)))
         return M.MatchRules(
             end=M.MatchEnd(m["end"]),
             eliminate_at=None if m["eliminate_at"] is None else int(m["eliminate_at"]),
@@ -208,7 +257,9 @@ class _Compiler:
             self.problem(("deck",), f"the deck has no {' and no '.join(missing)} (deck.{missing[0]})",
                          hint="list them, or 'extends' a ruleset whose deck you want")
             raise_all(self.errors)
-        suits = tuple(Suit(k, v["symbol"], tuple(v.get("aliases", ()))) for k, v in d["suits"].items())
+        suits = tuple(Suit(k, v["symbol"], tuple(v.get("aliases", ())),
+                           {lang: tuple(words) for lang, words in v.get("lang", {}).items()})
+                      for k, v in d["suits"].items())
         ranks = tuple(
             Rank(r["key"], int(r["face"]), tuple(r.get("aliases", ())),
                  {lang: tuple(letters) for lang, letters in r.get("lang", {}).items()})
@@ -310,11 +361,13 @@ class _Compiler:
             return frozenset(), natural_too
         cards: set[Card] = set()
         for w in words:
-            found = self.guard(path, partial(names.card_word, w))
+            found = self.guard(path, partial(names.card_word, w, single_cards=True))
             if found is None:
                 continue
             what, index = found
-            if what == "joker":
+            if what == "card":
+                cards.add(index)
+            elif what == "joker":
                 if deck.jokers == 0:
                     self.problem(path, f"'{w.text}' is wild, but this deck has no Jokers", w.pos,
                                  "set wilds.cards to the wild cards this deck has, or null")
@@ -383,6 +436,38 @@ class _Compiler:
                 out[key] = v
         _ = CardRole
         return out
+
+    def dead_lines(self, name: str, table: Table, deck: Deck, kinds: tuple[MeldKind, ...],
+                   wilds: frozenset[Card], natural_too: bool) -> Iterator[M.RuleWarning]:
+        """A warning for each line of a table that no card, in hand or in any meld, ever reaches: the
+        lines before it catch every card it would match (first match wins, rules.md §3)."""
+        if self.r.origin(("values", name)) is not self.r.chain[0]:
+            return  # an inherited table is its own file's business
+        domain = [(card, IN_HAND) for card in deck.all_codes()]
+        domain += [(card, role) for ki, kind in enumerate(kinds)
+                   for _, role, card in _roles(kind, ki, deck, wilds, natural_too)]
+        matches = [[eval_pred(rule.pred, deck, card, role) for card, role in domain] for rule in table.rules]
+        reached = [False] * len(table.rules)
+        for point in range(len(domain)):
+            first = next((k for k, m in enumerate(matches) if m[point]), None)
+            if first is not None:
+                reached[first] = True
+        for k, rule in enumerate(table.rules):
+            if reached[k]:
+                continue
+            mine = [i for i, hit in enumerate(matches[k]) if hit]
+            if not mine:
+                message, hint = f"this line of value table '{name}' matches no card", None
+            else:
+                cover = next((j for j in range(k) if all(matches[j][i] for i in mine)), None)
+                covering = table.rules[cover].where if cover is not None else None
+                there = self.at(("values", name), covering) if covering is not None else None
+                earlier = f"line {there.line}" if there is not None else "the lines before it"
+                message = f"this line of value table '{name}' can never match: {earlier} catches every card it would"
+                hint = "move it above the line that catches its cards, or remove it"
+            length = rule.where.length
+            yield M.RuleWarning(message, self.at(("values", name), A.Pos(rule.where.line, rule.where.column, length)),
+                                hint)
 
     def opening(self, tables: Mapping[str, Table]) -> Opening | None:
         spec = self.data.get("requirements", {}).get("opening")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -88,6 +89,11 @@ class Resolved:
     """What those files are (their real paths; text given in memory: its name), in the same order."""
     digests: tuple[tuple[str, str], ...] = field(default=())
     """``(identity, sha256 of the content)`` of every file read, the asked-for one first."""
+    problems: list[LobaError] = field(default_factory=list)
+    """Schema errors found while reading the chain: the values they name were left out, so the rest
+    can still be compiled and every mistake reported in one pass (issue 10)."""
+    left_out: list[Path] = field(default_factory=list)
+    """The paths of those values."""
 
     def origin(self, path: Path) -> Document | None:
         while path:
@@ -160,16 +166,21 @@ def _resolve(source: Source, resolver: Resolver, seen: tuple[str, ...]) -> Resol
     if len(seen) >= MAX_EXTENDS:
         raise RulesetError(f"'extends' chain is longer than {MAX_EXTENDS} files", code="extends-depth")
     doc = _parse(source, reached=bool(seen))
-    validate(doc, extends_reach=(SHIPPED_ONLY if source.shipped else resolver).reach)
-    data: dict[str, Any] = doc.data  # type: ignore[assignment]  # _parse checked it is a mapping
+    problems, bad = _schema_problems(doc, (SHIPPED_ONLY if source.shipped else resolver).reach)
+    data: dict[str, Any] = _pruned(doc.data, bad)
     parent_name = data.get("extends")
     if parent_name is None:
         base = Resolved({}, {}, ())
     else:
-        base = _resolve_parent(doc, str(parent_name), resolver, source, (*seen, key))
-    merged = _merge(base, doc)
+        try:
+            base = _resolve_parent(doc, str(parent_name), resolver, source, (*seen, key))
+        except LobaError as e:  # the file's own mistakes and its parent's, together; nothing to compile
+            raise_all([*problems, *getattr(e, "errors", (e,))])
+    merged = _merge(base, doc, data)
     merged.files = (key, *base.files)
     merged.digests = ((key, source.digest), *base.digests)
+    merged.problems = [*problems, *base.problems]
+    merged.left_out = [*bad, *base.left_out]
     return merged
 
 
@@ -184,10 +195,30 @@ def _resolve_parent(doc: Document, name: str, resolver: Resolver, child: Source,
         raise
 
 
-def _merge(base: Resolved, doc: Document) -> Resolved:
+def _pruned(data: Any, paths: list[Path]) -> Any:
+    """``data`` without the values at ``paths`` (a path into a list drops the whole list)."""
+    if not paths:
+        return data
+    out = _copy(data)
+    for path in paths:
+        cut = list(path)
+        for i, part in enumerate(cut):
+            if isinstance(part, int):
+                cut = cut[:i]
+                break
+        target = out
+        for part in cut[:-1]:
+            target = target.get(part) if isinstance(target, dict) else None
+        if cut and isinstance(target, dict):
+            target.pop(cut[-1], None)
+    return out
+
+
+def _merge(base: Resolved, doc: Document, data_of_doc: Mapping[str, Any] | None = None) -> Resolved:
     data = _copy(base.data)
     origins = dict(base.origins)
-    child: dict[str, Any] = dict(doc.data) if isinstance(doc.data, dict) else {}
+    own = doc.data if data_of_doc is None else data_of_doc
+    child: dict[str, Any] = dict(own) if isinstance(own, dict) else {}
     child.pop("extends", None)
 
     def drop(prefix: tuple[str | int, ...]) -> None:
@@ -239,15 +270,31 @@ def validate(doc: Document, *, extends_reach: str | None = None) -> None:
 
     ``extends_reach`` says in words what ``extends`` may name (see :attr:`Resolver.reach`).
     """
+    raise_all(_schema_problems(doc, extends_reach or Siblings(".").reach)[0])
+
+
+def _schema_problems(doc: Document, extends_reach: str) -> tuple[list[LobaError], list[Path]]:
+    """Every schema error of one file, and the paths of the values to leave out so the rest can load."""
     from jsonschema import Draft7Validator
 
     validator = Draft7Validator(schema())
     errors: list[LobaError] = []
+    bad: list[Path] = []
     for err in sorted(validator.iter_errors(doc.data), key=lambda e: [str(p) for p in e.absolute_path]):
         path = tuple(err.absolute_path)
-        errors.append(_schema_error(doc, path, err.validator, err.instance, err.message, err.schema,
-                                    extends_reach or Siblings(".").reach))
-    raise_all(errors)
+        errors.append(_schema_error(doc, path, err.validator, err.instance, err.message, err.schema, extends_reach))
+        sub = err.schema if isinstance(err.schema, dict) else {}
+        if err.validator in ("additionalProperties", "patternProperties") and isinstance(err.instance, dict):
+            allowed, patterns = set(sub.get("properties", {})), list(sub.get("patternProperties", {}))
+            extra = [k for k in err.instance if k not in allowed and not _matches_any(str(k), patterns)]
+            bad.extend((*path, k) for k in extra)
+        else:
+            bad.append(path)
+    return errors, bad
+
+
+def _matches_any(key: str, patterns: list[str]) -> bool:
+    return any(re.search(p, key) for p in patterns)
 
 
 def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: str, sub: Any,
@@ -276,10 +323,28 @@ def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: 
         return RulesetError(f"'extends' must name {extends_reach}, not '{instance}'",
                             location=doc.location(path), code="schema")
     if kind == "pattern" and isinstance(sub, dict):
-        what = str(sub.get("description", "")).split(".")[0]
-        return RulesetError(f"{dotted}: '{instance}' is not allowed here" + (f" ({what})" if what else ""),
-                            location=doc.location(path), code="schema")
+        words = PATTERN_WORDS.get(str(sub.get("pattern")))
+        what = str(sub.get("description", "")).split(". ")[0]
+        return RulesetError(f"{dotted}: '{instance}' is not allowed here",
+                            location=doc.location(path), hint=words or what or None, code="schema")
+    if kind == "additionalProperties" and isinstance(sub, dict) and isinstance(instance, dict):
+        patterns = [str(p) for p in sub.get("patternProperties", {})]
+        extra = [k for k in instance if not _matches_any(str(k), patterns)]
+        words = next((PATTERN_WORDS[p] for p in patterns if p in PATTERN_WORDS), None)
+        if extra and patterns:
+            return RulesetError(f"'{extra[0]}' is not a name allowed in {dotted}",
+                                location=doc.key_location((*path, extra[0])), hint=words, code="schema")
     return RulesetError(f"{dotted}: {message}", location=doc.location(path), code="schema")
+
+
+PATTERN_WORDS: dict[str, str] = {
+    "^[a-z0-9][a-z0-9-]{0,63}$(?!\\n)": "use lower-case letters, digits and hyphens, at most 64, e.g. casa-garcia",
+    "^[a-z][a-z0-9_]*$(?!\\n)": "use lower-case letters, digits and _, starting with a letter, e.g. spades",
+    "^[a-z]{2}$(?!\\n)": "use a two-letter language code in lower case, e.g. es",
+    "^[1-9][0-9]?$": "use a number of players from 1 to 99, written as text, e.g. \"2\"",
+    "^[A-Za-z_][A-Za-z0-9_]*$(?!\\n)": "use letters, digits and _, starting with a letter or _, e.g. escalera",
+}
+"""The schema's name patterns in words (issue 10: a hint a player can follow, not a regular expression)."""
 
 
 def fill_defaults(resolved: Resolved) -> None:
@@ -305,6 +370,7 @@ def fill_defaults(resolved: Resolved) -> None:
     fill(resolved.data, schema())
     missing = [k for k in REQUIRED if not resolved.data.get(k)]
     if missing:
+        raise_all(resolved.problems)  # a section the schema rejected is missing because it was left out
         top = resolved.chain[0]
         raise RulesetError(
             f"the ruleset has no {', '.join(missing)} (give them here or 'extends' a ruleset that has them)",

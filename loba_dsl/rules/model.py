@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
+from loba_dsl.errors import Location
 
 if TYPE_CHECKING:
     from loba_dsl.cards.notation import Notation
+    from loba_dsl.dsl.predicates import Table
 
 T = TypeVar("T")
 
@@ -136,6 +138,8 @@ class ReentryScore(StrEnum):
     """The total a re-entering player starts again from (``match.reentry.score``)."""
 
     HIGHEST_REMAINING = "highest_remaining"
+    HIGHEST_PLUS_ONE = "highest_plus_one"
+    FIXED = "fixed"
 
 
 class AllOut(StrEnum):
@@ -167,6 +171,14 @@ class Deal:
     first_player: FirstPlayer
     upcard: bool
     next_dealer: NextDealer
+    counted_at_end: bool = False
+    """Every player ends a round holding exactly the dealt cards, table and hand together (Chinchón)."""
+    by_players: tuple[tuple[int, int], ...] = ()
+    """``deal.cards_by_players``: (players, cards) pairs that override ``cards`` for that table size."""
+
+    def cards_for(self, players: int) -> int:
+        """How many cards each player is dealt at a table of ``players``."""
+        return dict(self.by_players).get(players, self.cards)
 
 
 @dataclass(frozen=True)
@@ -243,6 +255,8 @@ class Reentry:
 
     max: int
     score: ReentryScore
+    fixed_score: int = 0
+    """The restart total when ``score`` is ``fixed``."""
 
 
 @dataclass(frozen=True)
@@ -270,6 +284,22 @@ class MatchRules:
         return None
 
 
+@dataclass(frozen=True)
+class RuleWarning:
+    """A warning about a ruleset: legal, but surely not what its author meant."""
+
+    message: str
+    location: Location | None = None
+    hint: str | None = None
+
+    def render(self) -> str:
+        """As an error renders (``file:line:col``, the line and a caret), marked ``warning``."""
+        from loba_dsl.errors import LobaError
+
+        return LobaError(self.message, location=self.location, hint=self.hint).render().replace(
+            "error: ", "warning: ", 1)
+
+
 @dataclass(frozen=True, eq=False)
 class Ruleset:
     """Everything the engine needs to know about one variant, typed and frozen.
@@ -287,7 +317,7 @@ class Ruleset:
     wilds: Wilds
     kinds: tuple[MeldKind, ...]
     """The meld kinds (``melds``), in the ruleset's order."""
-    tables: Mapping[str, Any]
+    tables: Mapping[str, Table]
     """The value tables (``values``), compiled."""
     scoring: ScoringRules
     turn: TurnRules
@@ -302,6 +332,9 @@ class Ruleset:
     """Per value table, the value of each card code in hand."""
     meld_values: Mapping[str, Mapping[ValueKey, int]] = field(default_factory=dict)
     """Per value table used on melds, the value of a card in each role."""
+    warnings: tuple[RuleWarning, ...] = ()
+    """What is legal but surely not meant (a value-table line that can never match); ``loba validate``
+    prints them."""
     _memo: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
 
     def kind(self, name: str) -> MeldKind:

@@ -21,12 +21,13 @@ and melds are tried in increasing order of their sorted cards.
 
 from __future__ import annotations
 
-import functools
 import gc
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
+from loba_dsl.budget import Budget, BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import check_copies
 from loba_dsl.dsl import ast as A
@@ -44,29 +45,12 @@ from loba_dsl.solver.search import HandSearch
 
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
-F = TypeVar("F", bound=Callable[..., Any])
+CACHE_LIMIT = 20_000
+"""Entries the solver's per-meld caches may hold; past it they are emptied before the next hand.
 
-
-def _gc_paused(method: F) -> F:
-    """Run without Python's cyclic garbage collector.
-
-    A search allocates tens of thousands of short-lived, acyclic objects; with
-    the solver's caches making the heap large, the collector's scans cost up to
-    a quarter of a slow hand's time and collect nothing.  Reference counting
-    still frees everything; the collector is back on when the method returns.
-    """
-
-    @functools.wraps(method)
-    def paused(*args: Any, **kwargs: Any) -> Any:
-        if not gc.isenabled():
-            return method(*args, **kwargs)
-        gc.disable()
-        try:
-            return method(*args, **kwargs)
-        finally:
-            gc.enable()
-
-    return paused  # type: ignore[return-value]
+Long batches (20,000 hands) would otherwise grow memory without bound; a
+meld's gain is cheap to work out again.
+"""
 
 
 @dataclass(frozen=True)
@@ -123,8 +107,14 @@ class Solver:
     candidates and their gains under the round formula.
     """
 
-    def __init__(self, ruleset: Ruleset, *, players: int | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, *, players: int | None = None, budget: BudgetLike = None) -> None:
         self.rs = ruleset
+        self.budget: Budget = as_budget(budget)
+        """Each call's budget unless the call names its own (default :data:`~loba_dsl.budget.DEFAULT_BUDGET`)."""
+        self._clock: Clock | None = None
+        """The running call's clock (a nested call shares it)."""
+        self._last_candidates: tuple[Multiset, list[Multiset]] | None = None
+        """The last hand's candidate melds, kept for the rest of one call (one generation per hand)."""
         self.deck = ruleset.deck
         players = ruleset.players.default if players is None else players
         self.players = players
@@ -155,6 +145,41 @@ class Solver:
         self._stand_in: dict[tuple[Card, int, int], Card] = {}
         self._class_of = tuple(self._wild_class.get(c, -1) for c in range(deck.n_codes))
         """Each card's wild class (its representative card), or -1."""
+
+    # ------------------------------------------------------------ budgets
+
+    @contextmanager
+    def _running(self, budget: BudgetLike | Clock, what: str) -> Iterator[Clock]:
+        """One public call: its clock (shared with nested calls), bounded caches, no cyclic GC.
+
+        A search allocates tens of thousands of short-lived, acyclic objects; with
+        the solver's caches making the heap large, the collector's scans cost up to
+        a quarter of a slow hand's time and collect nothing.  Reference counting
+        still frees everything; the collector is back on when the call returns.
+        """
+        if self._clock is not None:  # called from another call of this solver: its budget holds
+            yield self._clock
+            return
+        clock = budget if isinstance(budget, Clock) else (
+            self.budget if budget is None else as_budget(budget)).start(what)
+        if len(self._gains) + len(self._value_by_meld) > CACHE_LIMIT:
+            self.clear_caches()
+        paused = gc.isenabled()
+        if paused:
+            gc.disable()
+        self._clock = clock
+        try:
+            yield clock
+        finally:
+            self._clock = None
+            self._last_candidates = None
+            if paused:
+                gc.enable()
+
+    def clear_caches(self) -> None:
+        """Forget every meld's cached gain (the answers stay the same; they are worked out again)."""
+        for cache in (self._gains, self._gain_values, self._value_by_meld, self._swaps, self._class_naturals):
+            cache.clear()
 
     # ------------------------------------------------------------ objective pieces
 
@@ -197,7 +222,7 @@ class Solver:
         cached = self._gains.get(meld, False)
         if cached is not False:
             return cached  # type: ignore[return-value]
-        best = self.matcher.match(meld, reasons=False).best
+        best = self.matcher.match(meld, reasons=False, budget=self._clock).best
         if best is not None and tuple(sorted(best.order)) != tuple(range(len(meld))):
             raise AssertionError("a reading covers every card")  # pragma: no cover
         result: tuple[int, Reading] | None = None
@@ -353,7 +378,7 @@ class Solver:
     def _table_points(self, table: str, meld: Multiset, best: Reading) -> int:
         if table == self.rs.scoring.meld_points and best.points is not None:
             return best.points
-        other = matcher_for(self.rs, table).match(meld, reasons=False).best
+        other = matcher_for(self.rs, table).match(meld, reasons=False, budget=self._clock).best
         assert other is not None and other.points is not None
         return other.points
 
@@ -363,22 +388,41 @@ class Solver:
         """The search of one hand, over its candidate melds of positive ``gain``."""
         cards = self._sorted(given)
         raw = []
-        for m in self.candidates.hand_candidates(cards):
+        clock = self._clock
+        last = self._last_candidates
+        if last is not None and last[0] == cards:
+            melds = last[1]  # the same hand again in this call (its arrangement, then can it go out)
+        else:
+            melds = []
+            for m in self.candidates.hand_candidates(cards):
+                if clock is not None:
+                    clock.tick()
+                melds.append(m)
+            if self._clock is not None:
+                self._last_candidates = (cards, melds)
+        for m in melds:
             g = gain(m)
             if g is not None and g > 0:
                 raw.append((m, g))
         cards, raw, stand_ins = self.merge_pure_wilds(cards, raw)
         return HandSearch(given, cards, raw, order=self.order, joker=self.deck.joker_code, stand_ins=stand_ins,
-                          swaps=self.uses_joker_class_wild)
+                          swaps=self.uses_joker_class_wild, clock=clock)
 
-    @_gc_paused
-    def arrange(self, cards: Sequence[Card] | str) -> Arrangement:
-        """The best arrangement of ``cards`` (codes, or text in the ruleset's notation) if the round ended now."""
-        hand = self._search(self._cards(cards), self._gain_or_none)
-        hand.solve(hand.full)
-        return self._build(hand, hand.full)
+    def arrange(self, cards: Sequence[Card] | str, *, budget: BudgetLike | Clock = None) -> Arrangement:
+        """The best arrangement of ``cards`` (codes, or text in the ruleset's notation) if the round ended now.
 
-    def best_score(self, cards: Sequence[Card]) -> int:
+        Every search of the solver obeys ``budget`` (a :class:`~loba_dsl.budget.Budget`,
+        seconds, or ``None``: the solver's own, by default
+        :data:`~loba_dsl.budget.DEFAULT_BUDGET`) and raises
+        :class:`~loba_dsl.errors.BudgetExceeded` when it runs out: the answer
+        is exact or there is none.
+        """
+        with self._running(budget, "arranging the hand"):
+            hand = self._search(self._cards(cards), self._gain_or_none)
+            hand.solve(hand.full)
+            return self._build(hand, hand.full)
+
+    def best_score(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> int:
         """Just the score of the best arrangement (as ``arrange(cards).score``, without building it).
 
         A hand in which no meld can even be formed (the common case for a
@@ -388,14 +432,18 @@ class Solver:
         """
         utility = sum(map(self.left_utility.__getitem__, cards))
         if self._may_meld(cards):
-            utility += self._best_gain(tuple(cards))
+            with self._running(budget, "scoring the hand"):
+                utility += self._best_gain(tuple(cards))
         objective = self.objective
         value = self.sign * utility + objective.linear.const
         return objective.wrap(value) if objective.wrap is not None else value
 
-    def best_discard_score(self, cards: Sequence[Card]) -> int:
+    def best_discard_score(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> int:
         """The score after the best discard (as ``best_discard(cards)[1].score``, without building it)."""
-        hand = tuple(cards)
+        with self._running(budget, "choosing the discard"):
+            return self._best_discard_score(tuple(cards))
+
+    def _best_discard_score(self, hand: Multiset) -> int:
         total = sum(self.left_utility[c] for c in hand)
         if self._plain_and_distinct(hand):
             solve, full, bit = self._bitmask_search(hand)
@@ -416,7 +464,6 @@ class Solver:
             return solve(full)
         return self._searched_gain(hand)
 
-    @_gc_paused
     def _searched_gain(self, hand: Multiset) -> int:
         search = self._search(hand, self._gain_or_none)
         return search.solve(search.full)
@@ -442,11 +489,14 @@ class Solver:
         for options in by_low.values():
             options.sort(key=lambda mg: -mg[1])
         memo: dict[int, int] = {0: 0}
+        clock = self._clock
 
         def solve(free: int) -> int:
             hit = memo.get(free)
             if hit is not None:
                 return hit
+            if clock is not None:
+                clock.tick()
             low = free & -free
             best = solve(free ^ low)
             for mask, g in by_low.get(low, ()):
@@ -493,21 +543,24 @@ class Solver:
 
     # ------------------------------------------------------------ going out, discards
 
-    @_gc_paused
-    def max_melded(self, cards: Sequence[Card]) -> tuple[int, Arrangement]:
+    def max_melded(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> tuple[int, Arrangement]:
         """The most cards that can be melded at once, and one such arrangement."""
-        hand = self._search(tuple(cards), self._count_if_legal)
-        best = hand.solve(hand.full)
-        return best, self._build(hand, hand.full)
+        with self._running(budget, "melding the most cards"):
+            hand = self._search(tuple(cards), self._count_if_legal)
+            best = hand.solve(hand.full)
+            return best, self._build(hand, hand.full)
 
     def _count_if_legal(self, meld: Multiset) -> int | None:
         return len(meld) if self.gain_value(meld) is not None else None
 
-    @_gc_paused
-    def can_go_out(self, cards: Sequence[Card] | str) -> GoingOut:
+    def can_go_out(self, cards: Sequence[Card] | str, *, budget: BudgetLike | Clock = None) -> GoingOut:
         """Can this hand go out under the ruleset's going-out rule (``turn.going_out``)?"""
+        with self._running(budget, "asking whether the hand can go out"):
+            return self._can_go_out(self._cards(cards))
+
+    def _can_go_out(self, cards: Multiset) -> GoingOut:
         rule = self.rs.turn.going_out
-        hand = self._search(self._cards(cards), self._count_if_legal)
+        hand = self._search(cards, self._count_if_legal)
         total = len(hand.cards)
         if rule is not GoingOutRule.DISCARD_REQUIRED:
             n = hand.solve(hand.full)
@@ -525,14 +578,18 @@ class Solver:
                 return GoingOut(True, code, self._build(hand, rest, dropped=code))
         return GoingOut(False, None, None)
 
-    @_gc_paused
-    def best_discard(self, cards: Sequence[Card] | str) -> tuple[Card, Arrangement]:
+    def best_discard(self, cards: Sequence[Card] | str, *,
+                     budget: BudgetLike | Clock = None) -> tuple[Card, Arrangement]:
         """For a hand that has just drawn: the discard after which the arrangement is best (exact).
 
         Every distinct discard is tried (never a greedy shortcut); ties go to the
         first card in the solver's order.
         """
-        hand = self._search(self._cards(cards), self._gain_or_none)
+        with self._running(budget, "choosing the discard"):
+            return self._best_discard(self._cards(cards))
+
+    def _best_discard(self, cards: Multiset) -> tuple[Card, Arrangement]:
+        hand = self._search(cards, self._gain_or_none)
         best: tuple[int, Card, int] | None = None
         for code in dict.fromkeys(hand.given):
             key = hand.without(code)
@@ -555,7 +612,7 @@ class Solver:
         return parsed.cards
 
     def arrange_text(self, text: str, *, lang: str | None = None, source: str = "<cards>", line: int = 1,
-                     discard: bool = False) -> ArrangedHand:
+                     discard: bool = False, budget: BudgetLike | Clock = None) -> ArrangedHand:
         """Read a hand (``line`` of ``source``), check its copies, arrange it and say if it can go out.
 
         With ``discard=True`` the hand has just drawn: the best discard is chosen
@@ -564,26 +621,30 @@ class Solver:
         """
         rs = self.rs
         parsed = rs.notation(lang).parse(text, source=source, first_line=line)
-        check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
+        check_copies(parsed, rs.deck, source=source, text=text, ruleset=rs.name, first_line=line)
         if not parsed.cards:
             raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
         dropped: Card | None = None
-        if discard:
-            dropped, arrangement = self.best_discard(parsed.cards)
-        else:
-            arrangement = self.arrange(parsed.cards)
-        going_out = self.can_go_out(parsed.cards).possible
+        with self._running(budget, "arranging the hand"):  # one budget for the whole answer
+            if discard:
+                dropped, arrangement = self._best_discard(parsed.cards)
+            else:
+                arrangement = self.arrange(parsed.cards)
+            going_out = self._can_go_out(parsed.cards).possible
         return ArrangedHand(parsed.cards, arrangement, dropped, going_out)
 
     # ------------------------------------------------------------ requirements
 
-    @_gc_paused
-    def best_opening(self, cards: Sequence[Card]) -> Arrangement | None:
+    def best_opening(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> Arrangement | None:
         """The best arrangement whose melds reach the opening minimum (``requirements.opening``), or ``None``.
 
         Exact: the search carries the opening value reached so far (capped at
         the minimum) as part of its state.
         """
+        with self._running(budget, "finding the best opening"):
+            return self._best_opening(tuple(cards))
+
+    def _best_opening(self, cards: Multiset) -> Arrangement | None:
         rule = opening_rule(self.rs)
         minimum = rule.minimum
 
@@ -594,9 +655,10 @@ class Solver:
             assert g is not None
             return rule.worth(meld, g[1])
 
-        hand = self._search(tuple(cards), self._gain_or_none)
+        hand = self._search(cards, self._gain_or_none)
         worths = [worth(c.cards) for c in hand.cands]
         memo: dict[tuple[int, int], tuple[float, int]] = {}
+        clock = self._clock
 
         def solve(key: int, acc: int) -> float:
             if acc >= minimum:
@@ -606,6 +668,8 @@ class Solver:
             hit = memo.get((key, acc))
             if hit is not None:
                 return hit[0]
+            if clock is not None:
+                clock.tick()
             i = hand.first(key)
             best = solve(hand.drop_first(key), acc)
             choice = -1
@@ -639,18 +703,23 @@ class Solver:
         chosen = [*opening_melds, *(m.cards for m in rest.melds)]
         return self._arrangement_of(hand.given, chosen)
 
-    @_gc_paused
-    def contract(self, cards: Sequence[Card], round_number: int) -> Arrangement | None:
+    def contract(self, cards: Sequence[Card], round_number: int, *,
+                 budget: BudgetLike | Clock = None) -> Arrangement | None:
         """Melds from ``cards`` that fulfil round ``round_number``'s contract exactly, or ``None``.
 
         A round outside the ruleset's list of contracts is an :class:`~loba_dsl.errors.InputError`,
         as for ``loba check --contract``.
         """
         wanted = contract_rule(self.rs, round_number).wanted
+        with self._running(budget, "fulfilling the contract"):
+            return self._contract(tuple(cards), wanted)
+
+    def _contract(self, cards: Multiset, wanted: Mapping[str, int]) -> Arrangement | None:
         kinds = sorted(wanted)
-        hand = self._search(tuple(cards), self._count_if_legal)
+        hand = self._search(cards, self._count_if_legal)
         legal = [tuple(k for k in kinds if self.matcher.match_kind(c.cards, k) is not None) for c in hand.cands]
         memo: dict[tuple[int, tuple[int, ...]], tuple[int, str] | None] = {}
+        clock = self._clock
 
         def solve(key: int, need: tuple[int, ...]) -> bool:
             if not any(need):
@@ -660,6 +729,8 @@ class Solver:
             state = (key, need)
             if state in memo:
                 return memo[state] is not None
+            if clock is not None:
+                clock.tick()
             i = hand.first(key)
             found: tuple[int, str] | None = None
             if solve(hand.drop_first(key), need):

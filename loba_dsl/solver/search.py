@@ -22,10 +22,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from loba_dsl.budget import Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.solver.multisets import Multiset
 
-__all__ = ["BITS", "Candidate", "HandSearch"]
+__all__ = ["BITS", "Candidate", "HandSearch", "field_bits"]
 
 _TIGHTEN_FROM = 200
 """Hands with more candidate melds than this get a tighter bound (it costs time to compute)."""
@@ -37,9 +38,17 @@ _EPS = 1e-6
 """Slack for floating-point bounds on whole-number gains."""
 
 BITS = 5
-"""Bits per distinct card in a packed count vector: 4 for the count, 1 guard bit."""
-_MASK = 0b1111
-_GUARD = 0b10000
+"""The fewest bits per distinct card in a packed count vector: 4 for the count, 1 guard bit.
+
+A hand holding more than 15 copies of one card (a house ruleset with many
+Jokers) gets wider fields: :func:`field_bits` sizes them so no count can
+overflow into its neighbour (it once did: 16 Jokers read as 0).
+"""
+
+
+def field_bits(most: int) -> int:
+    """Bits per card for counts up to ``most``: enough for the count, plus one guard bit."""
+    return max(BITS, most.bit_length() + 1)
 
 
 _STATES_BEFORE_LP = 1500
@@ -79,7 +88,9 @@ class HandSearch:
 
     def __init__(self, given: Multiset, cards: Multiset, melds: Sequence[tuple[Multiset, int]], *,
                  order: Mapping[Card, int], joker: Card, stand_ins: tuple[Card, ...] = (),
-                 swaps: Callable[[Multiset], bool] | None = None) -> None:
+                 swaps: Callable[[Multiset], bool] | None = None, clock: Clock | None = None) -> None:
+        self.clock = clock
+        """The budget of the call this search serves: ticked once per state visited."""
         self.given = given
         """The cards in the order they were given (arrangements show them so)."""
         self.cards = cards
@@ -97,8 +108,12 @@ class HandSearch:
         self.counts = [counts[c] for c in self.codes]
         index = {c: i for i, c in enumerate(self.codes)}
         self.index = index
-        self.full = sum(n << (BITS * i) for i, n in enumerate(self.counts))
-        self.guard = sum(_GUARD << (BITS * i) for i in range(len(self.codes)))
+        bits = self.bits = field_bits(max(self.counts, default=0))
+        """Bits per distinct card in the packed keys (the count, then a guard bit)."""
+        self.mask = (1 << (bits - 1)) - 1
+        guard_bit = 1 << (bits - 1)
+        self.full = sum(n << (bits * i) for i, n in enumerate(self.counts))
+        self.guard = sum(guard_bit << (bits * i) for i in range(len(self.codes)))
         per_meld: list[dict[int, int]] = []
         share = [0.0] * len(self.codes)
         for m, g in raw:
@@ -118,14 +133,14 @@ class HandSearch:
             _tighten(share, self._packing)
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
-        self.joker_shift = BITS * index[joker] if joker in index else -1
+        self.joker_shift = bits * index[joker] if joker in index else -1
         joker_index = index.get(joker, -1)
         cands: list[Candidate] = []
         for (m, g), used in zip(raw, per_meld, strict=True):
             delta = 0
             bound = 0.0
             for i, n in used.items():
-                delta += n << (BITS * i)
+                delta += n << (bits * i)
                 bound += n * share[i]
             self.by_first[min(used)].append(len(cands))
             swap = joker_index >= 0 and swaps is not None and swaps(m)
@@ -166,16 +181,15 @@ class HandSearch:
     def without(self, card: Card) -> int | None:
         """The full key less one copy of ``card`` (``None`` if the card is dead: not in the key)."""
         i = self.index.get(self.alias.get(card, card))
-        return None if i is None else self.full - (1 << (BITS * i))
+        return None if i is None else self.full - (1 << (self.bits * i))
 
-    @staticmethod
-    def first(key: int) -> int:
+    def first(self, key: int) -> int:
         """The index (in ``codes``) of the first free card of ``key``."""
-        return ((key & -key).bit_length() - 1) // BITS
+        return ((key & -key).bit_length() - 1) // self.bits
 
     def drop_first(self, key: int) -> int:
         """``key`` less one copy of its first free card (the card is kept in hand)."""
-        return key - (1 << (BITS * self.first(key)))
+        return key - (1 << (self.bits * self.first(key)))
 
     def fits(self, key: int, cand: Candidate) -> bool:
         """Are all of the candidate's cards free in ``key``?"""
@@ -186,11 +200,12 @@ class HandSearch:
         total = 0.0
         i = 0
         share = self.share
+        mask, bits = self.mask, self.bits
         while key:
-            n = key & _MASK
+            n = key & mask
             if n:
                 total += n * share[i]
-            key >>= BITS
+            key >>= bits
             i += 1
         return total
 
@@ -251,12 +266,16 @@ class HandSearch:
             return hit[0]
         if self._budget >= 0 and len(memo) > self._budget:
             raise _Relax
+        clock = self.clock
+        if clock is not None:
+            clock.tick()
 
         if ub < alpha + 1 - _EPS:
             return int(alpha)  # even taking everything that is left cannot beat alpha (gains are whole numbers)
-        i = self.first(key)
+        bits = self.bits
+        i = ((key & -key).bit_length() - 1) // bits
         # Keeping the first card is tried first: a good incumbent prunes many melds.
-        best = self._search(key - (1 << (BITS * i)), alpha, ub - self.share[i])
+        best = self._search(key - (1 << (bits * i)), alpha, ub - self.share[i])
         choice = -1
         guard = self.guard
         cands = self.cands
@@ -265,7 +284,7 @@ class HandSearch:
             cand = cands[j]
             if ((key | guard) - cand.delta) & guard != guard:
                 continue  # some card of the meld is not free
-            if cand.swap and (key >> joker_shift) & _MASK > cand.jokers:
+            if cand.swap and (key >> joker_shift) & self.mask > cand.jokers:
                 continue  # the same meld with a free Joker instead of the 2 is as good and keeps the 2
             floor = best if best > alpha else alpha
             rest_ub = ub - cand.bound
