@@ -123,11 +123,14 @@ class Service:
         return ms / 1000
 
     async def solve(self, job: str, args: tuple[Any, ...], budget: float) -> Any:
+        """Run a solver job within ``budget`` seconds.  The library stops its own searches at the budget
+        (``BudgetExceeded``); the pool kills the process a little later if the job has not answered."""
         try:
-            return await self.pool.run(job, args, budget)
-        except BudgetExceeded as e:
-            raise ServiceError(422, "budget-exceeded", "The solver's time budget ran out", str(e),
-                               [ErrorItem(code="budget-exceeded", message=str(e),
+            return await self.pool.run(job, args, budget * 1.2 + 0.25)
+        except BudgetExceeded:
+            message = f"the solver did not finish within its budget of {budget * 1000:.0f} ms (it was stopped)"
+            raise ServiceError(422, "budget-exceeded", "The solver's time budget ran out", message,
+                               [ErrorItem(code="budget-exceeded", message=message,
                                           hint="ask for a smaller hand or a larger budget_ms")]) from None
         except Busy:
             raise ServiceError(503, "busy", "Every solver is busy", "every solver process stayed busy; retry later",
@@ -135,6 +138,11 @@ class Service:
         except JobError as e:
             v = e.value
             items = [msgspec.convert(x, ErrorItem) for x in v.get("errors", [])]
+            if any(i.code == "budget" for i in items):  # the library stopped at the budget
+                message = f"the solver did not finish within its budget of {budget * 1000:.0f} ms"
+                raise ServiceError(422, "budget-exceeded", "The solver's time budget ran out", message,
+                                   [ErrorItem(code="budget-exceeded", message=message,
+                                              hint="ask for a smaller hand or a larger budget_ms")]) from None
             raise ServiceError(422, "bad-input", "The request cannot be processed", str(v.get("detail")),
                                items) from None
 
@@ -277,8 +285,9 @@ async def arrange(svc: Service, request: Request) -> Response:
         raise InputError("no cards given", hint='e.g. {"cards": "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"}')
     if req.players is not None and not rs.players.min <= req.players <= rs.players.max:
         raise InputError(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, not {req.players}")
-    args = (spec_of(req.ruleset), tuple(cards), req.discard, req.opening, req.contract, req.players)
-    return _json(await svc.solve("arrange", args, svc.budget(req.budget_ms)))
+    budget = svc.budget(req.budget_ms)
+    args = (spec_of(req.ruleset), tuple(cards), req.discard, req.opening, req.contract, req.players, budget)
+    return _json(await svc.solve("arrange", args, budget))
 
 
 async def diff(svc: Service, request: Request) -> Response:

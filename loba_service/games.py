@@ -188,14 +188,13 @@ class Games:
         return full
 
     def table(self, full: dict[str, Any], rs: Ruleset) -> Any:
-        from loba_dsl.game.record import from_dict, from_record
+        from loba_dsl.game.record import from_dict
+        from loba_dsl.game.replay import from_record
 
         return from_record(from_dict(full, ruleset=rs))
 
     def client_record(self, table: Any, rs: Ruleset, ref: RulesetRef | None, sealed: bool) -> dict[str, Any]:
-        from loba_dsl.game.record import record_dict
-
-        full = record_dict(table)
+        full: dict[str, Any] = table.record()
         if not sealed:
             return full
         out = public(full)

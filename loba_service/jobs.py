@@ -50,26 +50,32 @@ def _solver(spec: tuple[str, str, str], players: int | None) -> Any:
 
 
 def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, opening: bool,
-            contract: int | None, players: int | None) -> dict[str, Any]:
-    """What ``loba arrange --json`` prints, plus the opening and contract arrangements when asked for."""
+            contract: int | None, players: int | None, seconds: float | None = None) -> dict[str, Any]:
+    """What ``loba arrange --json`` prints, plus the opening and contract arrangements when asked for.
+
+    ``seconds``: one budget for every search of the call (the library stops at it with
+    :class:`~loba_dsl.errors.BudgetExceeded`; the pool's deadline is only the backstop).
+    """
+    from loba_dsl.budget import Budget
     from loba_dsl.render import arrangement_dict
 
     t0 = time.perf_counter()
     solver = _solver(spec, players)
     rs = solver.rs
+    clock = Budget(seconds=seconds).start("arranging the hand") if seconds else None
     dropped = None
     if discard:
-        dropped, arrangement = solver.best_discard(cards)
+        dropped, arrangement = solver.best_discard(cards, budget=clock)
     else:
-        arrangement = solver.arrange(cards)
-    can_go_out = solver.can_go_out(cards).possible
+        arrangement = solver.arrange(cards, budget=clock)
+    can_go_out = solver.can_go_out(cards, budget=clock).possible
     out = arrangement_dict(arrangement, rs, discard=dropped, can_go_out=can_go_out)
     if opening:
-        best = solver.best_opening(cards)
+        best = solver.best_opening(cards, budget=clock)
         out["opening"] = {"possible": best is not None,
                           "arrangement": None if best is None else arrangement_dict(best, rs)}
     if contract is not None:
-        met = solver.contract(cards, contract)
+        met = solver.contract(cards, contract, budget=clock)
         out["contract"] = {"possible": met is not None,
                            "arrangement": None if met is None else arrangement_dict(met, rs)}
     out["elapsed_ms"] = round((time.perf_counter() - t0) * 1000, 3)

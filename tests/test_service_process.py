@@ -20,6 +20,8 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
+pytestmark = pytest.mark.slow  # `make test-fast` leaves it out; `make test` runs it
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

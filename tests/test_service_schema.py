@@ -36,6 +36,8 @@ def _ndjson(ctx: Any, response: Any) -> str:
     return str(response.content.decode("utf-8"))
 
 
+pytestmark = pytest.mark.slow  # `make test-fast` leaves it out; `make test` runs it
+
 APP = create_app(Limits(solvers=1, solver_budget_ms=500, max_budget_ms=1000))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
