@@ -129,7 +129,7 @@ def test_a_seal_cannot_be_forged_or_moved(client: TestClient) -> None:
     st = deal(client)
     rec = st["record"]
     move = {"op": "draw", "player": "Beto", "from": "stock"}
-    for seal in (rec["seal"][:-6] + "AAAAAA", "v1.AAAA", "nonsense", rec["seal"][:40]):
+    for seal in (rec["seal"][:-6] + "AAAAAA", "v2.AAAA", "nonsense", rec["seal"][:40]):
         r = client.post("/v1/games/play", json={"record": {**rec, "seal": seal}, "move": move})
         assert r.status_code == 422 and r.json()["errors"][0]["code"] == "bad-seal", seal
     # another server (another key) cannot open it
