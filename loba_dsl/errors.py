@@ -42,6 +42,10 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
+_EXCERPT = 160
+"""The most characters of a source line an error shows."""
+
+
 def clean_line(text: str) -> str:
     r"""One line of ``text`` for display: each control character (newline too) becomes U+FFFD.
 
@@ -107,8 +111,15 @@ class LobaError(Exception):
         loc = self.location
         if loc is not None and loc.text is not None:
             number = f"{loc.line:>5}"
-            out.append(f"{number} | {clean_line(loc.text.rstrip())}")
-            out.append(f"{'':>5} | {' ' * (loc.column - 1)}{'^' * max(1, loc.length)}")
+            text, column, length = loc.text.rstrip(), loc.column, max(1, loc.length)
+            if len(text) > _EXCERPT:  # a long line: only the part around the column (issue 9)
+                start = max(0, min(column - 1 - _EXCERPT // 4, len(text) - _EXCERPT))
+                end = start + _EXCERPT
+                text = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+                column = column - start + (1 if start else 0)
+                length = max(1, min(length, len(text) - column + 1))
+            out.append(f"{number} | {clean_line(text)}")
+            out.append(f"{'':>5} | {' ' * (column - 1)}{'^' * length}")
         return "\n".join(out)
 
     def to_dict(self) -> dict[str, object]:

@@ -208,8 +208,11 @@ class _Reader:
         except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
             raise InputError(str(e).splitlines()[0], location=self.at(1, 1)) from None
 
-    def number(self, tok: Token, what: str, top: int) -> int:
+    def number(self, tok: Token | Tree[Token], what: str, top: int) -> int:
         """The number ``tok`` says, if it is at most ``top`` in size; otherwise an error, and ``0``."""
+        from lark import Token
+
+        assert isinstance(tok, Token)
         text = str(tok)
         digits = text.lstrip("+-").lstrip("0")
         if len(digits) <= len(str(top)) and abs(value := int(text)) <= top:
