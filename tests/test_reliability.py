@@ -22,6 +22,7 @@ import resource
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -29,7 +30,7 @@ from typer.testing import CliRunner, Result
 import loba_cli.main as cli
 from loba_cli.main import app
 from loba_dsl.compare import Budget, diff
-from loba_dsl.dsl.canon import MAX_CANON_WORK, canonical_text, is_exact
+from loba_dsl.dsl.canon import MAX_CANON_WORK, canonical_text, evaluate_canonical, is_exact
 from loba_dsl.errors import LobaError
 from loba_dsl.melds.check import check
 from loba_dsl.rules import disk_cache, loading
@@ -318,6 +319,18 @@ def test_a_form_too_large_to_build_is_bounded_and_still_compares(tmp_path: Path)
     assert form == canonical_text(product.replace(" * ", "*"))
     assert form != canonical_text(product.replace("+ 1)", "+ 2)"))
     assert MAX_CANON_WORK > 0
+
+    class Round:  # two melds of 3 and 4 cards: the product is (1 + 2)(1 + 2)(1 + 2)(1 + 1) * 1 * ... = 54
+        def variable(self, name: str) -> object:
+            return [SimpleNamespace(size=3), SimpleNamespace(size=4)] if name == "melds" else 0
+
+        def card_value(self, table: str, card: int) -> int:
+            return 0
+
+        def meld_value(self, table: str, meld: object) -> int:
+            return 0
+
+    assert evaluate_canonical(form, Round()) == 3 * 3 * 3 * 2 == 54
     path = write(tmp_path, "producto.yaml", f"name: producto\nextends: menos\nscoring:\n  round: \"{product}\"\n")
     report = diff(load("menos"), load_file(path, cached=False), budget=Budget(max_seconds=5))
     (change,) = report.rules.changes
