@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test lint wheel-check bench fuzz ci clean
+.PHONY: setup run test test-fast lint wheel-check bench fuzz ci clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,10 @@ run: setup
 ## test: set up, then run the whole test suite
 test: setup
 	$(BIN)/python -m pytest
+
+## test-fast: the suite without the tests marked slow (property, fuzz and brute-force runs)
+test-fast: setup
+	$(BIN)/python -m pytest -m "not slow"
 
 ## lint: ruff and mypy --strict
 lint: setup

@@ -23,10 +23,48 @@ app = typer.Typer(
     name="loba",
     help="Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            shown = version("loba-dsl")
+        except PackageNotFoundError:  # pragma: no cover - a source tree without an install
+            shown = "unknown"
+        sys.stdout.write(f"loba {shown}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.
+
+    `loba help formats` shows the round and match file formats with examples.
+    """
+    _json_mode(False)  # each command turns it on with its own --json
+
+
+def _joined(words: list[str] | None) -> str | None:
+    """Cards given as several arguments (``loba check A♣ 2♣ 3♣``, unquoted) are one meld or hand."""
+    if not words:
+        return None
+    return " ".join(words)
+
+
+def _lang(value: str | None) -> str | None:
+    """Language codes are case-insensitive (``--lang DE``)."""
+    return value.strip().lower() if value else value
 
 RulesetOpt = Annotated[
     str,
@@ -34,14 +72,46 @@ RulesetOpt = Annotated[
 ]
 LangOpt = Annotated[
     str | None,
-    typer.Option("--lang", help="Read language-specific rank letters: de (B D K), nl (B V H), it, es."),
+    typer.Option("--lang", callback=_lang,
+                 help="Read language-specific rank letters: de (B D K), nl (B V H), it, es (any case)."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object per line in batch mode).")]
 
 T = TypeVar("T")
 
 
-def _fail(message: str, code: int = 2) -> NoReturn:
+_OUTPUT = {"json": False}
+"""Whether the running command was asked for ``--json``: then every error is also JSON on stdout."""
+
+
+def _json_mode(as_json: bool) -> None:
+    _OUTPUT["json"] = as_json
+
+
+def error_json(error: Any = None, *, message: str | None = None, code: str = "usage") -> dict[str, Any]:
+    """The one JSON form of an error: ``{"error": {"code", "message", "hint", "location": {"file", "line",
+    "column", "length"} or null}, "errors": [...]}`` (``errors``: every problem, in the same form)."""
+
+    def one(problem: dict[str, Any]) -> dict[str, Any]:
+        location = None
+        if problem.get("line") is not None or problem.get("file") is not None:
+            location = {k: problem.get(k) for k in ("file", "line", "column", "length")}
+        return {"code": problem.get("code"), "message": problem.get("message"), "hint": problem.get("hint"),
+                "location": location}
+
+    if error is None:
+        text = (message or "").strip()
+        text = text.removeprefix("error: ")
+        first = {"code": code, "message": text, "hint": None, "location": None}
+        return {"valid": None, "error": first, "errors": [first]}
+    d = error.to_dict()
+    problems = d.get("errors") or [d]
+    return {"valid": None, "error": one(d), "errors": [one(x) for x in problems]}
+
+
+def _fail(message: str, code: int = 2, *, error: Any = None) -> NoReturn:
+    if _OUTPUT["json"]:
+        _emit(_dumps(error_json(error, message=message, code="input")))
     sys.stderr.write(message.rstrip("\n") + "\n")
     raise typer.Exit(code)
 
@@ -53,7 +123,7 @@ def _guard(fn: Callable[[], T]) -> T:
     try:
         return fn()
     except LobaError as e:
-        _fail(e.render())
+        _fail(e.render(), error=e)
     except (OSError, UnicodeError) as e:
         _fail(f"error: {e}")
 
@@ -71,9 +141,10 @@ def _dumps(obj: Any) -> str:
 
 @app.command()
 def check(
-    cards: Annotated[
-        str | None,
-        typer.Argument(help="The cards, e.g. \"A♣ 2♣ JOKER\"; '-' reads one meld per line from stdin."),
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="CARDS", help="The cards, e.g. \"A♣ 2♣ JOKER\" (quoted or not); '-' reads one meld "
+                       "per line from stdin."),
     ] = None,
     ruleset: RulesetOpt = DEFAULT_RULESET,
     lang: LangOpt = None,
@@ -91,6 +162,12 @@ def check(
     ] = None,
 ) -> None:
     """Say whether CARDS form one legal meld, which kind, what each wild stands for, and why not."""
+    _json_mode(as_json)
+    cards = _joined(words)
+    if cards is not None and "|" in cards and not opening and contract is None:
+        _fail("error: '|' separates the melds of a lay-down; this checks one meld. To check a lay-down, add "
+              "--opening (does it reach the opening minimum?) or --contract N (does it fulfil round N's "
+              "contract?); to check each meld, give them one at a time or one per line with --file")
     if opening or contract is not None:
         if cards is None or file is not None:
             _fail("error: --opening and --contract take the lay-down as CARDS, melds separated by '|'")
@@ -192,8 +269,8 @@ def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
             sys.stderr.write(item.render() + "\n")
             if as_json:
                 loc = item.location
-                _emit(_dumps({"input": loc.text if loc else None, "ruleset": rs.name, "valid": None,
-                              "error": item.headline()}))
+                _emit(_dumps({"input": loc.text if loc else None, "ruleset": rs.name, **error_json(item),
+                              "headline": item.headline()}))
             continue
         assert not isinstance(item, Exception)
         if not item.valid:
@@ -205,19 +282,36 @@ def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
 # ---------------------------------------------------------------- score, match
 
 
-def _read_text(file: str) -> tuple[str, str]:
+def _read_text(file: str, what: str = "file") -> tuple[str, str]:
+    """The text of FILE ('-': stdin) for every command that reads a whole file: a UTF-8 byte-order mark
+    (Notepad writes one) is dropped, and an empty file is an error, not an empty result."""
     if file == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(file).read_text(encoding="utf-8"), file
-    except FileNotFoundError:
-        _fail(f"error: no such file: {file}")
-    except IsADirectoryError:
-        _fail(f"error: not a file: {file}")
-    except UnicodeDecodeError as e:
-        _fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
-    except OSError as e:
-        _fail(f"error: cannot read {file}: {e.strerror}")
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, source = Path(file).read_text(encoding="utf-8"), file
+        except FileNotFoundError:
+            _fail(f"error: no such file: {file}")
+        except IsADirectoryError:
+            _fail(f"error: not a file: {file}")
+        except UnicodeDecodeError as e:
+            _fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
+        except OSError as e:
+            _fail(f"error: cannot read {file}: {e.strerror}")
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        _fail(f"error: {source} is empty: give the {what} to read (see `loba help formats`)")
+    return text, source
+
+
+def _cards_or_file(arg: str) -> tuple[str, str]:
+    """``loba score "A♠ K♦"``: an argument that names no file but reads as cards is the hand itself."""
+    if arg != "-" and not os.path.exists(arg) and (any(ch.isspace() or ch in _SUIT_MARKS for ch in arg)):
+        return arg, "<cards>"
+    return _read_text(arg, "round (or the cards of a hand)")
+
+
+_SUIT_MARKS = "♠♥♦♣♤♡♢♧🃏"
 
 
 @app.command()
@@ -228,10 +322,11 @@ def score(
     as_json: JsonOpt = False,
 ) -> None:
     """Score one round: each player's score with meld points, hand value and bonus."""
+    _json_mode(as_json)
     from loba_dsl.render import round_text
     from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
 
-    text, source = _read_text(file)
+    text, source = _cards_or_file(file)
     rs = _guard(lambda: _load(ruleset))
     result = _guard(lambda: score_round_sheet(read_round(text, rs, source=source, lang=lang), rs))
     _emit(_dumps(result.to_dict()) if as_json else round_text(result))
@@ -248,10 +343,11 @@ def match(
     as_json: JsonOpt = False,
 ) -> None:
     """Play a whole match: standings after every round, eliminations, re-entries, the winner."""
+    _json_mode(as_json)
     from loba_dsl.render import match_text
     from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
 
-    text, source = _read_text(file)
+    text, source = _read_text(file, "match")
     rs = _guard(lambda: _load(ruleset))
     result = _guard(lambda: play_match_sheet(read_match(text, rs, source=source, lang=lang), rs, target=target))
     _emit(_dumps(result.to_dict()) if as_json else match_text(result))
@@ -262,8 +358,9 @@ def match(
 
 @app.command()
 def arrange(
-    cards: Annotated[
-        str | None, typer.Argument(help="The hand, e.g. \"A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠\"; '-' reads one per line.")
+    words: Annotated[
+        list[str] | None, typer.Argument(metavar="CARDS", help="The hand, e.g. \"A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠\" "
+                                         "(quoted or not); '-' reads one per line.")
     ] = None,
     ruleset: RulesetOpt = DEFAULT_RULESET,
     lang: LangOpt = None,
@@ -274,14 +371,29 @@ def arrange(
     discard: Annotated[
         bool, typer.Option("--discard", help="The hand has just drawn: choose the best discard first (exact).")
     ] = False,
+    opened: Annotated[
+        bool, typer.Option("--opened", help="The player has already opened: the ruleset's opening minimum or "
+                           "contract no longer applies (default: not yet opened).")
+    ] = False,
+    round_number: Annotated[
+        int | None, typer.Option("--round", metavar="N", min=1, help="The round being played (a ruleset with "
+                                 "contracts puts down round N's contract first).")
+    ] = None,
 ) -> None:
-    """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out."""
+    """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out.
+
+    Under a ruleset with an opening minimum (bazas) or contracts (contrato), a player who has not opened
+    can put down only a lay-down that meets them; --opened lifts that, --round N names the contract.
+    """
+    _json_mode(as_json)
+    cards = _joined(words)
     file = _batch_file(cards, file, "give the hand to arrange, or --file")
+    advice: dict[str, Any] = {"opened": opened, "round_number": round_number}
     rs = _guard(lambda: _load(ruleset))
     solver = _guard(lambda: _solver(rs))
     if file is None:
         assert cards is not None
-        _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1)))
+        _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1, **advice)))
         return
     worst = 0
     source = "<stdin>" if file == "-" else file
@@ -291,9 +403,11 @@ def arrange(
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            _emit(_arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number))
+            _emit(_arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number, **advice))
         except LobaError as e:
             worst = 2
+            if as_json:
+                _emit(_dumps({"input": line.rstrip("\n"), "ruleset": rs.name, **error_json(e)}))
             sys.stderr.write(e.render() + "\n")
     raise typer.Exit(worst)
 
@@ -305,10 +419,12 @@ def _solver(rs: Any) -> Any:
 
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
-                 line: int) -> str:
+                 line: int, *, opened: bool = False, round_number: int | None = None) -> str:
     from loba_dsl.render import arrangement_dict, arrangement_text
+    from loba_dsl.solver.advice import arrange_hand
 
-    hand = solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard)
+    hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
+                        line=line, discard=discard)
     if as_json:
         return _dumps(arrangement_dict(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
     return str(arrangement_text(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
@@ -332,6 +448,7 @@ def diff_cmd(
 
     Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
     """
+    _json_mode(as_json)
     from loba_dsl.compare import diff
     from loba_dsl.render import diff_text
 
@@ -354,6 +471,7 @@ def diff_cmd(
 @app.command("rulesets")
 def rulesets_cmd(as_json: JsonOpt = False) -> None:
     """List the shipped rulesets with a one-line description."""
+    _json_mode(as_json)
     from loba_dsl.rules.documents import shipped_names
 
     def body() -> list[tuple[str, str]]:
@@ -376,6 +494,7 @@ def show(
     as_json: JsonOpt = False,
 ) -> None:
     """Print a ruleset as resolved (after `extends` and defaults)."""
+    _json_mode(as_json)
     from loba_dsl.render import ruleset_text
 
     rs = _guard(lambda: _load(name))
@@ -394,6 +513,7 @@ def validate(
     as_json: JsonOpt = False,
 ) -> None:
     """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
+    _json_mode(as_json)
     from loba_dsl.errors import LobaError, LobaErrors
     from loba_dsl.rules.loading import load_file
 
@@ -405,7 +525,7 @@ def validate(
         errors = e.errors if isinstance(e, LobaErrors) else (e,)
         code = 2 if any(x.code == "unreadable" for x in errors) else 1
         if as_json:
-            _emit(_dumps({"file": file, "valid": False, "errors": e.to_dict()["errors"]}))
+            _emit(_dumps({"file": file, **error_json(e), "valid": False, "errors": e.to_dict()["errors"]}))
         sys.stderr.write(e.render() + "\n")
         raise typer.Exit(code) from None
     if as_json:
@@ -413,6 +533,117 @@ def validate(
     else:
         parents = " -> ".join(Path(f).name for f in rs.files)
         _emit(f"{file}: valid ruleset '{rs.name}' ({parents}; meld kinds: {', '.join(k.name for k in rs.kinds)})")
+
+
+# ---------------------------------------------------------------- schema, new, help
+
+
+@app.command("schema")
+def schema_cmd() -> None:
+    """Print the ruleset JSON Schema, for editors: `loba schema > schema.json`."""
+    from importlib.resources import files
+
+    sys.stdout.write(files("loba_dsl").joinpath("rulesets/schema.json").read_text(encoding="utf-8"))
+
+
+_SKELETON = """\
+# yaml-language-server: $schema={schema}
+# A house ruleset: it takes every rule of '{parent}' and changes only the keys below.
+# Check it with `loba validate {file}`, see what it changes with `loba diff {parent} {file}`,
+# and play with `--ruleset {file}`.  Every key is described in the schema (`loba schema`) and
+# docs/rules.md; `loba show {parent} --origin` prints the rules you start from.
+name: {name}
+description: {parent}, with our house rules
+extends: {parent}
+
+# Uncomment and change what your table plays differently, for example:
+#
+# melds:
+#   escalera:
+#     shape: run 3..13, ace high or low, wilds <= 2     # aces both ways, two wilds per escalera
+#
+# wilds:
+#   cards: JOKER, 2                                     # the 2s are wild too
+#
+# match:
+#   eliminate_at: 101
+#   reentry: {{max: 3, score: highest_plus_one}}        # or {{score: fixed, fixed_score: 50}}
+#
+# deal:
+#   cards_by_players: {{"2": 11}}                       # 11 cards each at a table of two
+"""
+
+
+@app.command("new")
+def new_cmd(
+    name: Annotated[str, typer.Argument(help="The house ruleset's name, e.g. casa-garcia (writes NAME.yaml).")],
+    extends: Annotated[str, typer.Option("--extends", help="The shipped ruleset to start from.")] = DEFAULT_RULESET,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a commented house-ruleset skeleton, NAME.yaml, that extends a shipped ruleset."""
+    import re
+
+    from loba_dsl.rules.documents import shipped_names
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        _fail(f"error: '{name}' is not a ruleset name: use lower-case letters, digits and hyphens, e.g. casa-garcia")
+    if extends not in shipped_names():
+        _fail(f"error: unknown ruleset '{extends}' (shipped: {', '.join(shipped_names())})")
+    path = Path(f"{name}.yaml")
+    if path.exists() and not force:
+        _fail(f"error: {path} exists (--force overwrites it)")
+    schema = Path("schema.json")
+    if not schema.exists():
+        from importlib.resources import files
+
+        schema.write_text(files("loba_dsl").joinpath("rulesets/schema.json").read_text(encoding="utf-8"),
+                          encoding="utf-8")
+    path.write_text(_SKELETON.format(schema="schema.json", parent=extends, name=name, file=path), encoding="utf-8")
+    _emit(f"wrote {path} (extends {extends}) and {schema} for editors; check it with `loba validate {path}`")
+
+
+_FORMATS = """\
+Round files (loba score FILE):
+
+  # a comment
+  players: 4                        # optional: how many play (default: those listed)
+  player Ana: went out              # or: went out all at once
+    table: Q♥ K♥ A♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
+  player Beto
+    table: 4♣ 5♣ 6♣
+    hand: JOKER A♠ K♦ 7♣            # the cards left in hand
+  stock ran out                     # optional: the round ended with the stock
+
+  A file (or argument) that is just cards is one hand: loba score "A♠ K♦ 2♣ 9♥".
+
+Match files (loba match FILE):
+
+  players: Ana, Beto, Carla, Dani
+  round 1
+    Ana: out                        # went out this round
+    Beto: 34                        # points written down...
+    Carla: 57
+    Dani: 20
+  round 2                           # (a round may also give each player's cards, as a round file does)
+    Ana: out
+    Beto: 40
+    Carla: 50
+    Dani: 12
+  reenter Carla                     # right after the round that eliminated her
+
+Hand and meld files (loba check --file, loba arrange --file): one meld or hand per line; '#' comments.
+Every file may be '-' (standard input); UTF-8, with or without a byte-order mark.
+"""
+
+
+@app.command("help")
+def help_cmd(
+    topic: Annotated[str, typer.Argument(help="What to explain: formats.")] = "formats",
+) -> None:
+    """Explain a topic: `loba help formats` shows the round and match file formats with examples."""
+    if topic != "formats":
+        _fail(f"error: no help on '{topic}' (topics: formats); `loba --help` lists the commands")
+    _emit(_FORMATS.rstrip("\n"))
 
 
 def main() -> None:
@@ -444,3 +675,6 @@ def main() -> None:
         sys.stderr.write(f"loba: internal error, please report it: {type(e).__name__}"
                          + (f": {detail}" if detail else "") + "\n")
         sys.exit(3)
+
+
+from loba_cli import game_commands  # noqa: E402,F401  (registers replay, deal, moves)

@@ -42,10 +42,6 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
-_EXCERPT = 160
-"""The most characters of a source line an error shows."""
-
-
 def clean_line(text: str) -> str:
     r"""One line of ``text`` for display: each control character (newline too) becomes U+FFFD.
 
@@ -76,6 +72,22 @@ class Location:
     def short(self) -> str:
         """``file:line``, the form used when a rule is cited."""
         return f"{self.source}:{self.line}"
+
+
+QUOTE_WIDTH = 80
+"""How much of a long source line an error quotes: about this many characters around the column."""
+
+
+def _window(text: str, column: int) -> tuple[str, int]:
+    """``text`` cut to :data:`QUOTE_WIDTH` characters around ``column`` (with ``…`` where cut), and the
+    column within the cut line."""
+    if len(text) <= QUOTE_WIDTH + 20:
+        return text, column
+    start = max(0, min(column - 1 - QUOTE_WIDTH // 2, len(text) - QUOTE_WIDTH))
+    cut = text[start:start + QUOTE_WIDTH]
+    head = "…" if start > 0 else ""
+    tail = "…" if start + QUOTE_WIDTH < len(text) else ""
+    return head + cut + tail, column - start + len(head)
 
 
 class LobaError(Exception):
@@ -111,15 +123,9 @@ class LobaError(Exception):
         loc = self.location
         if loc is not None and loc.text is not None:
             number = f"{loc.line:>5}"
-            text, column, length = loc.text.rstrip(), loc.column, max(1, loc.length)
-            if len(text) > _EXCERPT:  # a long line: only the part around the column (issue 9)
-                start = max(0, min(column - 1 - _EXCERPT // 4, len(text) - _EXCERPT))
-                end = start + _EXCERPT
-                text = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
-                column = column - start + (1 if start else 0)
-                length = max(1, min(length, len(text) - column + 1))
-            out.append(f"{number} | {clean_line(text)}")
-            out.append(f"{'':>5} | {' ' * (column - 1)}{'^' * length}")
+            text, column = _window(clean_line(loc.text.rstrip()), loc.column)
+            out.append(f"{number} | {text}")
+            out.append(f"{'':>5} | {' ' * (column - 1)}{'^' * max(1, min(loc.length, QUOTE_WIDTH))}")
         return "\n".join(out)
 
     def to_dict(self) -> dict[str, object]:

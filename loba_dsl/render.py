@@ -89,7 +89,7 @@ def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
 
 def round_text(score: RoundScore) -> str:
     """Each player's round score with its parts, card by card."""
-    head = f"round under {score.ruleset} ({score.n_players} players"
+    head = f"round under {score.ruleset} ({score.n_players} player{'s' * (score.n_players != 1)}"
     head += ", the stock ran out)" if score.stock_out else ")"
     lines = [head]
     for p in score.players:
@@ -164,7 +164,8 @@ def arrangement_text(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None
                      can_go_out: bool | None = None) -> str:
     """The melds (with what each wild stands for), the cards left, their value and the round score."""
     names = ruleset.deck.names
-    lines = [f"{' '.join(names[c] for c in arr.cards)} under {ruleset.name}"]
+    hand = (*arr.cards, discard) if discard is not None else arr.cards
+    lines = [f"{' '.join(names[c] for c in hand)} under {ruleset.name}"]
     if discard is not None:
         lines.append(f"  discard: {names[discard]}")
     for m in arr.melds:

@@ -192,7 +192,8 @@ def test_unknown_ruleset_is_bad_input(args: tuple[str, str]) -> None:
     for extra in ((), ("--json",)):
         result = run("diff", *args, *extra)
         assert result.exit_code == 2, (result.exit_code, result.stdout, result.stderr)
-        assert result.stdout == ""
+        # issue 10: with --json the error is JSON on stdout
+        assert result.stdout == "" if not extra else "nope" in json.loads(result.stdout)["error"]["message"]
         assert "nope" in result.stderr
 
 

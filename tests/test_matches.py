@@ -488,7 +488,8 @@ def test_cli_match_bad_file_exit_2(tmp_path: Path, what: str, text: str, line: i
     for extra in ((), ("--json",)):
         result = run("match", str(path), *extra)
         assert result.exit_code == 2, (what, result.stdout, result.stderr)
-        assert result.stdout == ""
+        # issue 10: with --json the error is JSON on stdout (never a result)
+        assert result.stdout == "" if not extra else json.loads(result.stdout)["error"]["location"]["line"] == line
         where = f"{path}:{line}:{column}:" if column is not None else f"{path}:{line}:"
         assert where in result.stderr, (what, result.stderr)
 

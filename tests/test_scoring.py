@@ -473,7 +473,7 @@ player Beto: went out
     result = run("score", str(path), "--json")
     assert result.exit_code == 2
     assert f"{path}:3:" in result.stderr
-    assert result.stdout == ""
+    assert json.loads(result.stdout)["error"]["location"]["line"] == 3  # issue 10: --json errors are JSON
 
 
 def test_syntax_error_in_a_round_file_cli(tmp_path: Path) -> None:

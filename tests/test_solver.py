@@ -724,7 +724,9 @@ def test_cli_arrange_batch(tmp_path: Path) -> None:
 def test_cli_arrange_bad_input(args: tuple[str, ...]) -> None:
     result = run(*args)
     assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert result.stderr.strip() and result.stdout == ""
+    assert result.stderr.strip()
+    # issue 10: with --json the error is JSON on stdout (never an arrangement)
+    assert result.stdout == "" if "--json" not in args else "error" in json.loads(result.stdout)
 
 
 def test_cli_arrange_batch_bad_line(tmp_path: Path) -> None:
@@ -733,5 +735,5 @@ def test_cli_arrange_batch_bad_line(tmp_path: Path) -> None:
     f.write_text(f"{ISSUE_HAND}\nA♣ ZZ\n", encoding="utf-8")
     result = run("arrange", "--json", "--file", str(f))
     assert result.exit_code == 2
-    assert [d["left"] for d in json_lines(result)] == [["K♠"]]
+    assert [d["left"] for d in json_lines(result) if "error" not in d] == [["K♠"]]
     assert "ZZ" in result.stderr

@@ -252,7 +252,7 @@ class Notation:
             return did_you_mean
         if bad_suit is not None:
             return f"'{bad_suit}' is not a suit; suits are {suits}"
-        joker = f", or {deck.joker_symbol}" if deck.joker_symbol else ""
+        joker = f", or {deck.joker_symbol}" if deck.joker_symbol and deck.jokers else ""
         return f"a card is a rank ({ranks}) followed by a suit ({suits}){joker}"
 
 

@@ -43,6 +43,7 @@ from typing import Any
 from loba_dsl.compare.records import Budget, Change, RulesDiff, Witness
 from loba_dsl.compare.witness_search import MeldSearch
 from loba_dsl.dsl.typecheck import free_names
+from loba_dsl.dsl.vocabulary import round_facts
 from loba_dsl.rules.model import MatchEnd, Ruleset
 from loba_dsl.scoring.requirements import contract, opening
 from loba_dsl.scoring.rounds import PlayerScore, hand_table, score_player
@@ -90,8 +91,8 @@ class WitnessSearch(MeldSearch):
             for stock_out in (False, True) if "stock_out" in used else (False,):
                 for n in players:
                     for rnd in (1, 2) if "round" in used else (1,):
-                        out.append({"went_out": went_out, "all_at_once": at_once, "stock_out": stock_out,
-                                    "players": n, "round": rnd})
+                        out.append(round_facts(went_out=went_out, all_at_once=at_once, stock_out=stock_out,
+                                               players=n, round=rnd))
         return out
 
     def rounds(self, changes: list[Change]) -> None:

@@ -169,7 +169,8 @@ class _Compiler:
     def deal(self) -> M.Deal:
         d = self.data["deal"]
         return M.Deal(int(d["cards"]), M.Direction(d["direction"]), M.FirstPlayer(d["first_player"]),
-                      bool(d["upcard"]), M.NextDealer(d["next_dealer"]))
+                      bool(d["upcard"]), M.NextDealer(d["next_dealer"]), bool(d.get("counted_at_end", False)),
+                      tuple(sorted((int(n), int(c)) for n, c in d.get("cards_by_players", {}).items())))
 
     def turn(self) -> M.TurnRules:
         t = self.data["turn"]
@@ -182,12 +183,17 @@ class _Compiler:
             wild_move=M.WildMove(t["wild_move"]),
             going_out=M.GoingOut(t["going_out"]),
             stock_exhausted=M.StockExhausted(t["stock_exhausted"]),
+            use_pile_card=bool(t["use_pile_card"]),
+            use_replaced_joker=bool(t["use_replaced_joker"]),
+            discard_joker=bool(t["discard_joker"]),
+            go_out_on_first_lay_down=bool(t["go_out_on_first_lay_down"]),
         )
 
     def match(self, instant_win: A.Expr | None) -> M.MatchRules:
         m = self.data["match"]
         r = m["reentry"]
-        reentry = None if r is None else M.Reentry(int(r["max"]), M.ReentryScore(r["score"]))
+        reentry = None if r is None else M.Reentry(int(r["max"]), M.ReentryScore(r["score"]),
+                                                     int(r.get("fixed_score", 0)))
         return M.MatchRules(
             end=M.MatchEnd(m["end"]),
             eliminate_at=None if m["eliminate_at"] is None else int(m["eliminate_at"]),

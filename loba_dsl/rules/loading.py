@@ -61,6 +61,7 @@ __all__ = [
     "enable_disk_cache",
     "load",
     "load_file",
+    "load_named",
     "loads",
     "shipped_names",
 ]
@@ -93,6 +94,15 @@ def loads(text: str | bytes, *, source: str = "<string>", resolver: Resolver = S
     """The ruleset in ``text`` (errors name it ``source``); ``resolver`` decides what its ``extends``
     may reach (by default shipped rulesets only: safe for text from anyone)."""
     return _load(Source(text, source, source), resolver, cached)
+
+
+def load_named(name: str, *, resolver: Resolver = SHIPPED_ONLY, cached: bool = True) -> Ruleset:
+    """The ruleset that ``name`` names as an ``extends`` would: a shipped name, or what ``resolver``
+    lets it reach (with :class:`Siblings`, a regular ``.yaml`` file of that folder, never a path).
+
+    A game record names its ruleset this way, so a record from anyone reads no file but a sibling.
+    """
+    return _load(resolver.resolve(name), resolver, cached)
 
 
 def clear_cache() -> None:

@@ -20,6 +20,7 @@ from loba_dsl.dsl import ast as A
 
 if TYPE_CHECKING:
     from loba_dsl.cards.notation import Notation
+    from loba_dsl.dsl.predicates import Table
 
 T = TypeVar("T")
 
@@ -136,6 +137,8 @@ class ReentryScore(StrEnum):
     """The total a re-entering player starts again from (``match.reentry.score``)."""
 
     HIGHEST_REMAINING = "highest_remaining"
+    HIGHEST_PLUS_ONE = "highest_plus_one"
+    FIXED = "fixed"
 
 
 class AllOut(StrEnum):
@@ -167,6 +170,14 @@ class Deal:
     first_player: FirstPlayer
     upcard: bool
     next_dealer: NextDealer
+    counted_at_end: bool = False
+    """Every player ends a round holding exactly the dealt cards, table and hand together (Chinchón)."""
+    by_players: tuple[tuple[int, int], ...] = ()
+    """``deal.cards_by_players``: (players, cards) pairs that override ``cards`` for that table size."""
+
+    def cards_for(self, players: int) -> int:
+        """How many cards each player is dealt at a table of ``players``."""
+        return dict(self.by_players).get(players, self.cards)
 
 
 @dataclass(frozen=True)
@@ -202,6 +213,10 @@ class TurnRules:
     wild_move: WildMove
     going_out: GoingOut
     stock_exhausted: StockExhausted
+    use_pile_card: bool = False
+    use_replaced_joker: bool = False
+    discard_joker: bool = True
+    go_out_on_first_lay_down: bool = True
 
 
 @dataclass(frozen=True)
@@ -239,6 +254,8 @@ class Reentry:
 
     max: int
     score: ReentryScore
+    fixed_score: int = 0
+    """The restart total when ``score`` is ``fixed``."""
 
 
 @dataclass(frozen=True)
@@ -283,7 +300,7 @@ class Ruleset:
     wilds: Wilds
     kinds: tuple[MeldKind, ...]
     """The meld kinds (``melds``), in the ruleset's order."""
-    tables: Mapping[str, Any]
+    tables: Mapping[str, Table]
     """The value tables (``values``), compiled."""
     scoring: ScoringRules
     turn: TurnRules

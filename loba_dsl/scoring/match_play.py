@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loba_dsl.dsl.evaluate import compile_formula
-from loba_dsl.errors import LobaError, LobaErrors, raise_all
+from loba_dsl.errors import InputError, LobaError, LobaErrors, raise_all
 from loba_dsl.rules.model import MatchEnd, MatchRules, ReentryScore, Ruleset
 from loba_dsl.scoring import round_checks
 from loba_dsl.scoring.model import (
@@ -38,7 +38,7 @@ from loba_dsl.scoring.model import (
 )
 from loba_dsl.scoring.rounds import RoundEnv, RoundScore, score_round
 
-__all__ = ["MatchResult", "RoundResult", "Standing", "play_match"]
+__all__ = ["MatchResult", "RoundResult", "Standing", "check_target", "play_match"]
 
 
 @dataclass(frozen=True)
@@ -318,6 +318,10 @@ class _Match:
         assert reentry is not None  # max_reentries > 0
         if reentry.score is ReentryScore.HIGHEST_REMAINING:
             seat.total = max(still_in)
+        elif reentry.score is ReentryScore.HIGHEST_PLUS_ONE:
+            seat.total = max(still_in) + 1
+        else:
+            seat.total = reentry.fixed_score
         seat.active = True
         seat.out_for_good = False
         seat.reentries += 1
@@ -338,5 +342,20 @@ def play_match(ruleset: Ruleset, rounds: Iterable[MatchEvent], *, players: Seque
     default ``match.target``).  A mistake (an unknown player, a re-entry the
     rules forbid, a round after the end) raises a
     :class:`~loba_dsl.scoring.model.PartError` naming the event by index.
+    A ``target`` under a ruleset that does not end at one, or not above 0, is
+    an :class:`~loba_dsl.errors.InputError`.
     """
+    if target is not None:
+        check_target(ruleset, target)
     return _Match(ruleset, players, target).run(rounds)
+
+
+def check_target(ruleset: Ruleset, target: int) -> None:
+    """A target given for a match must be one the ruleset can use: positive, under ``match.end: target``."""
+    if ruleset.match.end is not MatchEnd.TARGET:
+        raise InputError(f"{ruleset.name} does not end at a target score (match.end: {ruleset.match.end}), "
+                         f"so a target of {target} would change nothing",
+                         hint="leave the target out, or choose a ruleset that plays to one (match.end: target)")
+    if target <= 0:
+        raise InputError(f"the target must be a positive score, not {target}",
+                         hint="for example 150, 200 or 300, as in docs/rules.md §2")

@@ -79,6 +79,11 @@ class ContractRule:
     wanted: Mapping[str, int]
     """How many melds of each kind the lay-down must hold, exactly."""
 
+    @property
+    def in_words(self) -> str:
+        """The contract as players say it: ``2 piernas + escalera`` (a kind's name takes an ``s`` for several)."""
+        return " + ".join(f"{n} {kind}s" if n > 1 else kind for kind, n in self.wanted.items())
+
     def fulfilled_by(self, kinds: Iterable[str]) -> bool:
         """Do melds of these kinds (one kind per meld) make up exactly the contract?"""
         counts: dict[str, int] = {}
@@ -158,6 +163,7 @@ class Verdict:
         names = ruleset.deck.names
         return {
             "ruleset": ruleset.name,
+            "valid": self.ok,
             "ok": self.ok,
             "value": self.value,
             "needed": self.needed,
@@ -207,5 +213,5 @@ def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]
     # Each meld may be legal as several kinds: look for one assignment that gives exactly the contract.
     for choice in itertools.product(*(v.kinds for v in verdicts)):
         if rule.fulfilled_by(choice):
-            return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {rule.text}")
-    return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {rule.text}")
+            return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {rule.in_words}")
+    return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {rule.in_words}")

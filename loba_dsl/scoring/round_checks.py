@@ -9,6 +9,10 @@
   new stock, the stock may run out and someone go out later.)
 - A player who went out keeps what ``turn.going_out`` allows: one card with
   ``one_card_left``, none otherwise.
+- Where ``deal.counted_at_end`` (Chinchón), every player ends the round with
+  exactly the cards dealt (``deal.cards``, or ``deal.cards_by_players`` for
+  the table's size) between table and hand; a player who lists only a hand
+  holds at most that many (their melds may be left out).
 - The cards of all players together fit the deck: no card more often than its
   copies (rules.md §5: ``7♠ 7♠`` is two physical cards).
 
@@ -26,13 +30,14 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.rules.model import GoingOut, Ruleset, StockExhausted
 from loba_dsl.scoring.model import Part, PartError, PlayerPoints, PlayerRound, RoundFacts
 
-__all__ = ["cards_fit_the_deck", "distinct_names", "going_out", "round_problems", "table_size"]
+__all__ = ["cards_fit_the_deck", "dealt_cards", "distinct_names", "going_out", "round_problems", "table_size"]
 
 
 def round_problems(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFacts) -> list[PartError]:
     """Every reason this round cannot have happened under ``ruleset`` (meld legality apart), in reading order."""
     return [*distinct_names(players), *table_size(ruleset, len(players), facts.players),
-            *going_out(ruleset, players, facts.stock_out), *cards_fit_the_deck(ruleset, players)]
+            *going_out(ruleset, players, facts.stock_out), *dealt_cards(ruleset, players, facts.players),
+            *cards_fit_the_deck(ruleset, players)]
 
 
 def distinct_names(players: Sequence[PlayerRound | PlayerPoints]) -> list[PartError]:
@@ -111,4 +116,25 @@ def cards_fit_the_deck(ruleset: Ruleset, players: Sequence[PlayerRound]) -> list
             copies = "copy" if limit == 1 else "copies"
             message = f"{name} appears {counts[card]} times but the deck of '{ruleset.name}' holds {limit} {copies}"
         errors.append(PartError(message, part=part))
+    return errors
+
+
+def dealt_cards(ruleset: Ruleset, players: Sequence[PlayerRound], table: int) -> list[PartError]:
+    """Where ``deal.counted_at_end``, each player's table and hand add up to the cards dealt."""
+    deal = ruleset.deal
+    if not deal.counted_at_end:
+        return []
+    dealt = deal.cards_for(table)
+    errors = []
+    for i, p in enumerate(players):
+        held = sum(len(m) for m in p.melds) + len(p.hand)
+        shown = bool(p.melds) or p.went_out
+        if held == dealt or (not shown and held < dealt):
+            continue
+        where = "on the table and in hand" if p.melds else "in hand"
+        errors.append(PartError(
+            f"{p.name} holds {held} card{'s' * (held != 1)} {where}, but under {ruleset.name} every player ends "
+            f"the round with the {dealt} cards dealt", part=Part(player=i),
+            hint="list every card: the melds put down on 'table:' and the rest on 'hand:' "
+                 "(deal.cards, deal.counted_at_end)"))
     return errors

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
+from loba_dsl.dsl.vocabulary import round_facts
 from loba_dsl.errors import LobaError, raise_all
 from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Reading
@@ -226,8 +227,8 @@ class RoundEnv:
 
 def _variables(went_out: bool, all_at_once: bool, stock_out: bool, players: int,
                round_number: int) -> dict[str, int | bool]:
-    return {"went_out": went_out, "all_at_once": all_at_once, "stock_out": stock_out, "players": players,
-            "round": round_number}
+    return round_facts(went_out=went_out, all_at_once=all_at_once, stock_out=stock_out, players=players,
+                       round=round_number)
 
 
 def score_round(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFacts) -> RoundScore:
@@ -239,7 +240,8 @@ def score_round(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFa
     """
     errors: list[LobaError] = [*round_checks.distinct_names(players),
                                *round_checks.table_size(ruleset, len(players), facts.players),
-                               *round_checks.going_out(ruleset, players, facts.stock_out)]
+                               *round_checks.going_out(ruleset, players, facts.stock_out),
+                               *round_checks.dealt_cards(ruleset, players, facts.players)]
     read: list[tuple[ScoredMeld, ...]] = []
     for i, p in enumerate(players):
         melds = []
@@ -285,9 +287,9 @@ def score_player(
 
 def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tuple[Card, ...], went_out: bool,
            all_at_once: bool, stock_out: bool, players: int, round_number: int) -> PlayerScore:
-    # The hot path of the solver and the rules diff: no helper calls, card names read only when asked for.
-    variables: dict[str, int | bool] = {"went_out": went_out, "all_at_once": all_at_once, "stock_out": stock_out,
-                                        "players": players, "round": round_number}
+    # The hot path of the solver and the rules diff: card names read only when asked for.
+    variables = round_facts(went_out=went_out, all_at_once=all_at_once, stock_out=stock_out, players=players,
+                            round=round_number)
     score = int(_formula(ruleset)(RoundEnv(ruleset, hand, melds, variables)))
     meld_points = sum(m.points or 0 for m in melds) if ruleset.scoring.meld_points is not None else None
     table = _hand_table_cached(ruleset)

@@ -1,0 +1,677 @@
+"""The referee: is a move legal in a state, and the state it leads to.
+
+Every rule comes from the typed ruleset (``rs.turn``, ``rs.deal``,
+``rs.requirements``, the meld shapes); no variant is named here.  Each
+rejection is a :class:`Reason` naming the ruleset key that forbids the move
+(``turn.lay_off``), the reason in words and the ruleset ``file:line`` of that
+key; two keys belong to no ruleset: ``turn.order`` (not this player's turn or
+phase) and ``cards.in_hand`` (a card the player does not hold).
+
+:func:`judge` is the one place that decides: it returns the reasons, or the
+next state and the events of the move.  :func:`verify`, :func:`apply` and
+:func:`legal_moves` are built on it, so a move listed as legal is always
+accepted, and a rejected move changes nothing (states are immutable).
+
+Where the rules leave a question open, the referee decides so:
+
+- a first lay-down (``requirements``) is everything a player puts down in the turn they first put
+  cards down; it is judged when the turn ends (the discard, or going out), so a short lay-down
+  makes the discard illegal until more is put down or the melds are taken back (``undo``);
+- a contract's lay-down is exactly the contract's melds, in that one turn;
+- a lay-off onto a meld of another player (``lay_off: any_melds``) before the first lay-down
+  is refused where the ruleset has an opening minimum or contracts;
+- Joker replacement and moving a wild follow the ownership ``turn.lay_off`` gives for lay-offs;
+- where the stock is empty and the discard pile holds at most one card, nothing can be
+  reshuffled: the round ends as if the stock rule ended it (``stock_out``);
+- under ``stock_exhausted: end_round`` a player who goes out on that last discard went out.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from loba_dsl.cards.deck import Card
+from loba_dsl.errors import LobaError
+from loba_dsl.game import outcome, roles
+from loba_dsl.game.moves import Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
+from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo
+from loba_dsl.rules.model import (
+    Direction,
+    FirstPlayer,
+    GoingOut,
+    PileTake,
+    Rediscard,
+    Ruleset,
+    StockExhausted,
+    WildMove,
+)
+from loba_dsl.rules.model import LayOff as LayOffRule
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a move is illegal: the ruleset key, the words, and where the ruleset says it."""
+
+    rule: str
+    message: str
+    where: str
+    value: str = ""
+    """The setting's value in this ruleset (``own_melds``), where the rule is a setting."""
+
+    def text(self) -> str:
+        """The reason with its rule cited: ``... (turn.lay_off: own_melds at rulesets/menos.yaml:75)``."""
+        value = f": {self.value}" if self.value else ""
+        return f"{self.message} ({self.rule}{value} at {self.where})"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"rule": self.rule, "message": self.text(), "where": self.where}
+
+
+class IllegalMove(LobaError):
+    """A move the rules forbid; ``reasons`` says which rule, why and where."""
+
+    code = "illegal-move"
+
+    def __init__(self, move: Move, reasons: Sequence[Reason]) -> None:
+        self.move = move
+        self.reasons = tuple(reasons)
+        super().__init__("; ".join(r.text() for r in self.reasons))
+
+    @property
+    def rule(self) -> str:
+        return self.reasons[0].rule
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a move made happen, for the caller to show (``drew``, ``went_out``, ``round_over``...)."""
+
+    kind: str
+    player: str | None = None
+    cards: tuple[Card, ...] = ()
+    meld: int | None = None
+
+
+Judgement = tuple[list[Reason], RoundState | None, tuple[Event, ...]]
+
+
+# ---------------------------------------------------------------- seats and the deal
+
+
+def step(rs: Ruleset) -> int:
+    """+1 where play passes to the next player in the list (clockwise), -1 where to the previous."""
+    return 1 if rs.deal.direction is Direction.CLOCKWISE else -1
+
+
+def first_seat(rs: Ruleset, dealer: int, n: int) -> int:
+    """The seat that plays first: the dealer's left is the next in the list, the right the previous."""
+    return (dealer + (1 if rs.deal.first_player is FirstPlayer.DEALER_LEFT else -1)) % n
+
+
+def deck_cards(rs: Ruleset) -> list[Card]:
+    """Every physical card of the deck, in code order."""
+    deck = rs.deck
+    return [c for c in deck.all_codes() for _ in range(deck.limit(c))]
+
+
+def where(rs: Ruleset, rule: str) -> str:
+    """``file:line`` of a rule key (``turn.lay_off``, ``melds.escalera``), or where its default comes from."""
+    if rule == "turn.order":
+        return where(rs, "deal.direction")
+    section, _, key = rule.partition(".")
+    if section == "melds":
+        try:
+            return rs.kind(key).where
+        except KeyError:
+            return rs.source
+    if section in ("turn", "deal", "requirements", "wilds"):
+        found = rs.where(section, key)
+        return found if found != "(default)" else f"schema.json default of {rule} ({rs.name} does not set it)"
+    return rs.source
+
+
+def _value(rs: Ruleset, rule: str) -> str:
+    if rule == "turn.order":
+        return f"play goes {rs.deal.direction}"
+    section, _, key = rule.partition(".")
+    obj = {"turn": rs.turn, "deal": rs.deal}.get(section)
+    v = getattr(obj, key, None) if obj is not None else None
+    if v is None:
+        return ""
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def reason(rs: Ruleset, rule: str, message: str) -> Reason:
+    return Reason(rule, message, where(rs, rule), _value(rs, rule))
+
+
+def deal_problems(rs: Ruleset, hands: Sequence[Sequence[Card]], upcard: Card | None,
+                  stock: Sequence[Card], players: Sequence[str]) -> list[Reason]:
+    """Whether a deal is one the ruleset could have dealt: hand sizes, the up-card, the whole deck once."""
+    out: list[Reason] = []
+    if not rs.players.allows(len(players)):
+        out.append(reason(rs, "players.count", f"{rs.name} is played by {rs.players.min} to {rs.players.max} "
+                          f"players, not {len(players)}"))
+    for name, hand in zip(players, hands, strict=True):
+        if len(hand) != rs.deal.cards:
+            out.append(reason(rs, "deal.cards", f"{name} was dealt {len(hand)} cards, not {rs.deal.cards}"))
+    if rs.deal.upcard and upcard is None:
+        out.append(reason(rs, "deal.upcard", "the deal turns up a card to start the discard pile, but none is given"))
+    if not rs.deal.upcard and upcard is not None:
+        out.append(reason(rs, "deal.upcard", f"the deal turns up no card, but {rs.deck.name(upcard)} is given"))
+    have = Counter(c for h in hands for c in h)
+    have.update(stock)
+    if upcard is not None:
+        have[upcard] += 1
+    want = Counter(deck_cards(rs))
+    extra, missing = have - want, want - have
+    if extra or missing:
+        names = rs.deck.names
+        parts = []
+        if extra:
+            parts.append("more copies than the deck holds of " + " ".join(names[c] for c in sorted(extra.elements())))
+        if missing:
+            parts.append(f"{sum(missing.values())} card(s) of the deck missing: "
+                         + " ".join(names[c] for c in sorted(missing.elements())[:12]))
+        out.append(Reason("deck", f"hands, up-card and stock must be exactly {rs.name}'s deck of {rs.deck.size} "
+                          f"cards: {'; '.join(parts)}", rs.where("deck")))
+    return out
+
+
+def start(rs: Ruleset, players: Sequence[str], dealer: int, hands: Sequence[Sequence[Card]], upcard: Card | None,
+          stock: Sequence[Card], round_number: int = 1) -> RoundState:
+    """The state after the deal (call :func:`deal_problems` first)."""
+    n = len(players)
+    return RoundState(tuple(players), dealer, round_number, tuple(tuple(h) for h in hands), tuple(stock),
+                      (upcard,) if upcard is not None else (), turn=first_seat(rs, dealer, n))
+
+
+def next_dealer(rs: Ruleset, s: RoundState) -> int:
+    """Who deals the round after ``s`` (``deal.next_dealer``; with nobody out, the deal rotates)."""
+    from loba_dsl.rules.model import NextDealer
+
+    if rs.deal.next_dealer is NextDealer.WENT_OUT and s.went_out is not None:
+        return s.went_out
+    return (s.dealer + step(rs)) % len(s.players)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _take(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] | None:
+    """``hand`` without ``cards`` (as a multiset), or ``None`` if the hand lacks one."""
+    rest = list(hand)
+    for c in cards:
+        try:
+            rest.remove(c)
+        except ValueError:
+            return None
+    return tuple(rest)
+
+
+def _missing(rs: Ruleset, hand: tuple[Card, ...], cards: Sequence[Card], player: str) -> Reason:
+    have = Counter(hand)
+    lacking = [c for c, k in Counter(cards).items() if k > have[c]]
+    names = " ".join(rs.deck.names_of(lacking))
+    return Reason("cards.in_hand", f"{player} does not hold {names}", rs.source)
+
+
+def _with_hand(s: RoundState, seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    return (*s.hands[:seat], hand, *s.hands[seat + 1:])
+
+
+def _pins(rs: Ruleset, cards: Sequence[Card], as_: Sequence[Card] | None) -> tuple[list[Card | None] | None, str]:
+    """The pins a record's ``as`` gives, in the order of the wild-capable cards; or why it does not fit."""
+    if as_ is None:
+        return None, ""
+    capable = [i for i, c in enumerate(cards) if roles.wild_capable(rs, c)]
+    if len(as_) != len(capable):
+        return None, (f"'as' names {len(as_)} card(s) but the cards hold {len(capable)} wild card(s) "
+                      f"({' '.join(rs.deck.names_of(cards[i] for i in capable)) or 'none'})")
+    pins: list[Card | None] = [None] * len(cards)
+    for i, a in zip(capable, as_, strict=True):
+        if rs.deck.is_joker(a):
+            return None, "'as' must name natural cards, not a Joker"
+        pins[i] = a
+    return pins, ""
+
+
+def _owed(info: TurnInfo, cards: Sequence[Card]) -> tuple[tuple[Card, ...], bool]:
+    """Wilds still owed after putting ``cards`` down, and whether the pile card was used."""
+    owed = list(info.jokers_owed)
+    for c in cards:
+        if c in owed:
+            owed.remove(c)
+    used = info.pile_card_used or (info.pile_card is not None and info.pile_card in cards)
+    return tuple(owed), used
+
+
+def _meld_reasons(rs: Ruleset, got: roles.Unreadable, cards: Sequence[Card]) -> list[Reason]:
+    if got.failures:
+        f = got.failures[0]
+        return [Reason(f"melds.{f.kind}", f"'{' '.join(rs.deck.names_of(cards))}' is not a legal meld: "
+                       + roles.failure_text(rs, got.failures), roles.failure_where(rs, f))]
+    kind = got.kind or (rs.kinds[0].name if rs.kinds else "?")
+    return [Reason(f"melds.{kind}", f"'{' '.join(rs.deck.names_of(cards))}' cannot be read that way",
+                   where(rs, f"melds.{kind}"))]
+
+
+def _may_touch(rs: Ruleset, s: RoundState, seat: int, number: int, rule: str) -> tuple[TableMeld | None, list[Reason]]:
+    """The meld ``number`` if this player may add to it or rearrange it (``turn.lay_off`` decides whose)."""
+    if not 1 <= number <= len(s.melds):
+        return None, [reason(rs, rule, f"there is no meld {number} on the table ({len(s.melds)} so far)")]
+    m = s.melds[number - 1]
+    if m.owner != seat and rs.turn.lay_off is not LayOffRule.ANY_MELDS:
+        return None, [reason(rs, "turn.lay_off", f"meld {number} is {s.players[m.owner]}'s; {s.players[seat]} "
+                             "may only add to their own melds")]
+    if rs.turn.lay_off_after_first_meld and not any(t.owner == seat for t in s.melds):
+        return None, [reason(rs, "turn.lay_off_after_first_meld",
+                             f"{s.players[seat]} has no meld on the table yet")]
+    return m, []
+
+
+def _end_of_turn(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
+                 info: TurnInfo) -> list[Reason]:
+    """What must hold when a turn ends (a discard, or going out without one)."""
+    out: list[Reason] = []
+    t = rs.turn
+    name = s.players[seat]
+    if t.use_pile_card and info.pile_card is not None and not info.pile_card_used:
+        out.append(reason(rs, "turn.use_pile_card", f"{name} took {rs.deck.name(info.pile_card)} from the discard "
+                          "pile and must put it down this turn"))
+    if t.use_replaced_joker and info.jokers_owed:
+        out.append(reason(rs, "turn.use_replaced_joker", f"{name} took back "
+                          f"{' '.join(rs.deck.names_of(info.jokers_owed))} and must put it down this turn"))
+    if seat not in s.opened and info.laid:
+        laid = [melds[n - 1].cards for n in info.laid]
+        for verdict in outcome.first_lay_down(rs, laid, s.round_number):
+            if not verdict.ok:
+                out.append(reason(rs, verdict.rule, f"{name}'s first lay-down "
+                                  f"({' | '.join(' '.join(rs.deck.names_of(c)) for c in laid)}) {verdict.summary}"))
+    return out
+
+
+def _going_out(rs: Ruleset, hand: tuple[Card, ...], discarded: bool) -> bool:
+    if rs.turn.going_out is GoingOut.ONE_CARD_LEFT and discarded:
+        return len(hand) <= 1
+    return not hand
+
+
+def _finish(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
+            pile: tuple[Card, ...], info: TurnInfo, discarded: bool) -> Judgement:
+    """End the turn: check what must hold, then go out, end the round, or pass the turn."""
+    reasons = _end_of_turn(rs, s, seat, hand, melds, info)
+    out = _going_out(rs, hand, discarded)
+    if out and not rs.turn.go_out_on_first_lay_down and seat not in s.laid_before:
+        reasons.append(reason(rs, "turn.go_out_on_first_lay_down",
+                              f"{s.players[seat]} may not go out in the turn of their first lay-down"))
+    if reasons:
+        return reasons, None, ()
+    name = s.players[seat]
+    hands = _with_hand(s, seat, hand)
+    opened = s.opened | {seat} if info.laid else s.opened
+    laid_before = s.laid_before | {seat} if info.laid or info.laid_off else s.laid_before
+    base = replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened, laid_before=laid_before,
+                   info=TurnInfo())
+    if out:
+        all_at_once = seat not in s.opened and not _laid_before(s, seat)
+        return [], replace(base, phase=Phase.OVER, went_out=seat, all_at_once=all_at_once), (
+            Event("went_out", name), Event("round_over"))
+    if not s.stock and (rs.turn.stock_exhausted is StockExhausted.END_ROUND or len(pile) <= 1):
+        return [], replace(base, phase=Phase.OVER, stock_out=True), (Event("stock_out"), Event("round_over"))
+    nxt = (seat + step(rs)) % len(s.players)
+    return [], replace(base, turn=nxt, phase=Phase.DRAW), ()
+
+
+def _laid_before(s: RoundState, seat: int) -> bool:
+    """Whether the player put anything down before this turn (a meld of theirs, or a lay-off)."""
+    return seat in s.laid_before
+
+
+# ---------------------------------------------------------------- the judge
+
+
+def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
+    """The reasons ``move`` is illegal in ``s`` (empty if legal), the next state, and its events."""
+    if isinstance(move, Reshuffle):
+        return _reshuffle(rs, s, move)
+    if s.phase is Phase.OVER:
+        return [reason(rs, "turn.order", "the round is over")], None, ()
+    seat = s.turn
+    if move.player != s.players[seat]:
+        return [reason(rs, "turn.order", f"it is {s.players[seat]}'s turn, not {move.player}'s")], None, ()
+    if isinstance(move, Draw):
+        if s.phase is not Phase.DRAW:
+            return [reason(rs, "turn.order", f"{move.player} has drawn already this turn")], \
+                None, ()
+        return _draw(rs, s, seat, move)
+    if s.phase is Phase.DRAW:
+        return [reason(rs, "turn.order", f"{move.player} must draw first (from the stock or the discard pile)")], \
+            None, ()
+    if isinstance(move, Meld):
+        return _meld(rs, s, seat, move)
+    if isinstance(move, LayOff):
+        return _lay_off(rs, s, seat, move)
+    if isinstance(move, ReplaceJoker):
+        return _replace(rs, s, seat, move)
+    if isinstance(move, MoveWild):
+        return _move_wild(rs, s, seat, move)
+    return _discard(rs, s, seat, move)
+
+
+def _reshuffle(rs: Ruleset, s: RoundState, move: Reshuffle) -> Judgement:
+    if s.phase is not Phase.DRAW:
+        return [reason(rs, "turn.order", "a reshuffle comes only before a draw")], None, ()
+    if rs.turn.stock_exhausted is not StockExhausted.RESHUFFLE_DISCARDS:
+        return [reason(rs, "turn.stock_exhausted", "this ruleset never reshuffles the discard pile")], None, ()
+    if s.stock:
+        return [reason(rs, "turn.stock_exhausted", f"the stock still has {len(s.stock)} card(s)")], None, ()
+    if Counter(move.stock) != Counter(s.pile[1:]):
+        return [reason(rs, "turn.stock_exhausted", f"the new stock must be the discard pile but its top card "
+                       f"({len(s.pile) - 1} cards), each once")], None, ()
+    return [], replace(s, stock=move.stock, pile=s.pile[:1], ply=s.ply + 1), (Event("reshuffle"),)
+
+
+def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
+    hand = s.hands[seat]
+    if move.source == "stock":
+        if not s.stock:
+            return [reason(rs, "turn.stock_exhausted", "the stock is empty: a reshuffle entry must come first")], \
+                None, ()
+        card = s.stock[0]
+        ns = replace(s, hands=_with_hand(s, seat, (*hand, card)), stock=s.stock[1:], phase=Phase.PLAY,
+                     ply=s.ply + 1, info=TurnInfo(drew="stock"))
+        return [], ns, (Event("drew", move.player, (card,)),)
+    if not s.pile:
+        return [reason(rs, "turn.discard_pile_take", "the discard pile is empty")], None, ()
+    taken = s.pile if rs.turn.discard_pile_take is PileTake.WHOLE_PILE else s.pile[:1]
+    info = TurnInfo(drew="discard", pile_card=s.pile[0], pile_taken=len(taken))
+    ns = replace(s, hands=_with_hand(s, seat, (*hand, *taken)), pile=s.pile[len(taken):], phase=Phase.PLAY,
+                 ply=s.ply + 1, info=info)
+    return [], ns, (Event("took_pile", move.player, taken),)
+
+
+def _no_card_left(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...]) -> list[Reason]:
+    if not hand and rs.turn.going_out is not GoingOut.DISCARD_OPTIONAL:
+        return [reason(rs, "turn.going_out", f"{s.players[seat]} must keep a card to discard")]
+    return []
+
+
+def _put_down(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
+              info: TurnInfo, event: Event) -> Judgement:
+    """After a meld or a lay-off: go out where the hand is empty (and the rules allow), else play on."""
+    if not hand:
+        got = _finish(rs, s, seat, hand, melds, s.pile, info, discarded=False)
+        return got[0], got[1], (event, *got[2])
+    return [], replace(s, hands=_with_hand(s, seat, hand), melds=melds, ply=s.ply + 1, info=info), (event,)
+
+
+def _meld(rs: Ruleset, s: RoundState, seat: int, move: Meld) -> Judgement:
+    hand = _take(s.hands[seat], move.cards)
+    if hand is None:
+        return [_missing(rs, s.hands[seat], move.cards, move.player)], None, ()
+    pins, why = _pins(rs, move.cards, move.as_)
+    if why:
+        return [reason(rs, "wilds.cards", why)], None, ()
+    got = roles.read(rs, move.cards, pins)
+    if isinstance(got, roles.Unreadable):
+        return _meld_reasons(rs, got, move.cards), None, ()
+    reasons = _no_card_left(rs, s, seat, hand)
+    if reasons:
+        return reasons, None, ()
+    number = len(s.melds) + 1
+    meld = TableMeld(number, seat, got.kind, got.cards, got.stands, got.wild, got.run)
+    owed, used = _owed(s.info, move.cards)
+    info = replace(s.info, laid=(*s.info.laid, number), jokers_owed=owed, pile_card_used=used)
+    return _put_down(rs, s, seat, hand, (*s.melds, meld), info, Event("melded", move.player, got.cards, number))
+
+
+def _lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
+    if rs.turn.lay_off is LayOffRule.NONE:
+        return [reason(rs, "turn.lay_off", "this ruleset allows no lay-offs")], None, ()
+    m, reasons = _may_touch(rs, s, seat, move.meld, "turn.lay_off")
+    if m is None:
+        return reasons, None, ()
+    if (seat not in s.opened and move.meld not in s.info.laid
+            and (rs.requirements.opening is not None or rs.requirements.contracts is not None)):
+        rule = "requirements.opening" if rs.requirements.opening is not None else "requirements.contracts"
+        return [reason(rs, rule, f"{move.player} may lay off onto other melds only after their first lay-down")], \
+            None, ()
+    hand = _take(s.hands[seat], move.cards)
+    if hand is None:
+        return [_missing(rs, s.hands[seat], move.cards, move.player)], None, ()
+    if not move.cards:
+        return [reason(rs, "turn.lay_off", "a lay-off needs at least one card")], None, ()
+    new_pins, why = _pins(rs, move.cards, move.as_)
+    if why:
+        return [reason(rs, "wilds.cards", why)], None, ()
+    cards = (*m.cards, *move.cards)
+    pins: list[Card | None] = [*m.stands, *(new_pins or [None] * len(move.cards))]
+    got = roles.read(rs, cards, pins, kind=m.kind)
+    if isinstance(got, roles.Unreadable):
+        if got.pinned:
+            names = rs.deck.names
+            moved = " ".join(f"{names[c]} (as {names[st]})" for c, st, w in zip(m.cards, m.stands, m.wild,
+                                                                                strict=True) if w)
+            rule = "turn.wild_move" if any(m.wild) else f"melds.{m.kind}"
+            return [reason(rs, rule, f"laying off {' '.join(rs.deck.names_of(move.cards))} onto meld {m.number} "
+                           f"({' '.join(rs.deck.names_of(m.cards))}) would need a wild on the table to change "
+                           f"place: {moved}; a wild keeps its place unless moved by the rules")], None, ()
+        return _meld_reasons(rs, got, cards), None, ()
+    reasons = _no_card_left(rs, s, seat, hand)
+    if reasons:
+        return reasons, None, ()
+    new = TableMeld(m.number, m.owner, got.kind, got.cards, got.stands, got.wild, got.run)
+    melds = (*s.melds[:m.number - 1], new, *s.melds[m.number:])
+    owed, used = _owed(s.info, move.cards)
+    info = replace(s.info, jokers_owed=owed, pile_card_used=used,
+                   laid_off=s.info.laid_off or m.number not in s.info.laid)
+    return _put_down(rs, s, seat, hand, melds, info, Event("laid_off", move.player, move.cards, m.number))
+
+
+def _replace(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> Judgement:
+    if not rs.turn.joker_replacement:
+        return [reason(rs, "turn.joker_replacement", "this ruleset does not let a wild on the table be replaced")], \
+            None, ()
+    m, reasons = _may_touch(rs, s, seat, move.meld, "turn.joker_replacement")
+    if m is None:
+        return reasons, None, ()
+    if move.card not in s.hands[seat]:
+        return [_missing(rs, s.hands[seat], (move.card,), move.player)], None, ()
+    q = next((q for q in range(len(m.cards)) if m.wild[q] and m.stands[q] == move.card), None)
+    if q is None:
+        return [reason(rs, "turn.joker_replacement", f"no wild in meld {m.number} "
+                       f"({' '.join(rs.deck.names_of(m.cards))}) stands for {rs.deck.name(move.card)}")], None, ()
+    wild_card = m.cards[q]
+    cards = (*m.cards[:q], move.card, *m.cards[q + 1:])
+    wild = (*m.wild[:q], False, *m.wild[q + 1:])
+    got = roles.read(rs, cards, list(m.stands), kind=m.kind)
+    if isinstance(got, roles.Unreadable):
+        return _meld_reasons(rs, got, cards), None, ()
+    new = TableMeld(m.number, m.owner, m.kind, cards, m.stands, wild, m.run)
+    hand = _take(s.hands[seat], (move.card,))
+    assert hand is not None
+    hand = (*hand, wild_card)
+    info = replace(s.info, jokers_owed=(*s.info.jokers_owed, wild_card),
+                   pile_card_used=s.info.pile_card_used or s.info.pile_card == move.card,
+                   laid_off=s.info.laid_off or m.number not in s.info.laid)
+    melds = (*s.melds[:m.number - 1], new, *s.melds[m.number:])
+    return [], replace(s, hands=_with_hand(s, seat, hand), melds=melds, ply=s.ply + 1, info=info), (
+        Event("replaced", move.player, (move.card, wild_card), m.number),)
+
+
+def _beside(rs: Ruleset, card: Card, up: bool) -> Card | None:
+    """The natural card one rank above (or below) ``card`` in its suit; past the top, the ace played high."""
+    deck = rs.deck
+    r, suit = deck.rank_of(card), deck.suit_of(card)
+    if up:
+        if r == deck.ace and r == 0:
+            return deck.code(1, suit) if deck.n_ranks > 1 else None
+        if r + 1 < deck.n_ranks:
+            return deck.code(r + 1, suit)
+        return deck.code(deck.ace, suit) if deck.ace is not None and deck.ace != r else None
+    if r - 1 >= 0:
+        return deck.code(r - 1, suit)
+    return None
+
+
+def _move_wild(rs: Ruleset, s: RoundState, seat: int, move: MoveWild) -> Judgement:
+    if rs.turn.wild_move is WildMove.NONE:
+        return [reason(rs, "turn.wild_move", "this ruleset keeps every wild on the table where it is")], None, ()
+    m, reasons = _may_touch(rs, s, seat, move.meld, "turn.wild_move")
+    if m is None:
+        return reasons, None, ()
+    if not m.run:
+        return [reason(rs, "turn.wild_move", f"meld {m.number} is a {m.kind}, not a run: its wilds have no ends")], \
+            None, ()
+    src = 0 if move.to == "high" else len(m.cards) - 1
+    other = "low" if move.to == "high" else "high"
+    if not m.wild[src]:
+        return [reason(rs, "turn.wild_move", f"meld {m.number} ({' '.join(rs.deck.names_of(m.cards))}) has no wild "
+                       f"at its {other} end; a wild in the middle stays fixed")], None, ()
+    if move.to == "high":
+        target = _beside(rs, m.stands[-1], up=True)
+        cards, stands = (*m.cards[1:], m.cards[0]), (*m.stands[1:], target)
+    else:
+        target = _beside(rs, m.stands[0], up=False)
+        cards, stands = (m.cards[-1], *m.cards[:-1]), (target, *m.stands[:-1])
+    if target is None:
+        return [reason(rs, "turn.wild_move", f"meld {m.number} cannot grow at its {move.to} end")], None, ()
+    pins: list[Card | None] = list(stands)
+    got = roles.read(rs, cards, pins, kind=m.kind)
+    if isinstance(got, roles.Unreadable):
+        return [reason(rs, "turn.wild_move", f"moving the wild of meld {m.number} to stand for "
+                       f"{rs.deck.name(target)} breaks the meld: "
+                       + (roles.failure_text(rs, got.failures) or "not a legal reading"))], None, ()
+    new = TableMeld(m.number, m.owner, m.kind, got.cards, got.stands, got.wild, m.run)
+    melds = (*s.melds[:m.number - 1], new, *s.melds[m.number:])
+    return [], replace(s, melds=melds, ply=s.ply + 1), (Event("moved_wild", move.player, (), m.number),)
+
+
+def _discard(rs: Ruleset, s: RoundState, seat: int, move: Discard) -> Judgement:
+    held = s.hands[seat]
+    hand = _take(held, (move.card,))
+    if hand is None:
+        return [_missing(rs, held, (move.card,), move.player)], None, ()
+    if not rs.turn.discard_joker and rs.deck.is_joker(move.card):
+        return [reason(rs, "turn.discard_joker", "a Joker may not be discarded")], None, ()
+    info = s.info
+    if (rs.turn.rediscard_single is Rediscard.FORBIDDEN and info.pile_taken == 1 and info.pile_card == move.card
+            and held.count(move.card) == 1):
+        return [reason(rs, "turn.rediscard_single", f"{move.player} took {rs.deck.name(move.card)}, the only card "
+                       "of the discard pile, and may not discard it again this turn")], None, ()
+    got = _finish(rs, s, seat, hand, s.melds, (move.card, *s.pile), info, discarded=True)
+    return got[0], got[1], (Event("discarded", move.player, (move.card,)), *got[2])
+
+
+# ---------------------------------------------------------------- the API
+
+
+def verify(rs: Ruleset, s: RoundState, move: Move) -> list[Reason]:
+    """Why ``move`` is illegal in ``s``; empty when it is legal.  Changes nothing."""
+    return judge(rs, s, move)[0]
+
+
+def apply(rs: Ruleset, s: RoundState, move: Move) -> tuple[RoundState, tuple[Event, ...]]:
+    """The state after a legal ``move``; an illegal one raises :class:`IllegalMove`."""
+    reasons, ns, events = judge(rs, s, move)
+    if reasons or ns is None:
+        raise IllegalMove(move, reasons)
+    return ns, events
+
+
+MAX_MELD_WILDS = 2
+"""Legal-move listing adds at most this many wild cards to a meld candidate (checking accepts any number)."""
+
+
+def meld_candidates(rs: Ruleset, hand: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
+    """Card groups of ``hand`` that may be melds: sets by rank, runs by suit, with up to two wilds.
+
+    Bounded: a set takes any multiset of one rank's cards, a run one card per rank of a window of
+    consecutive ranks; wilds fill gaps or extend the ends.  Every group is checked by the caller.
+    """
+    deck = rs.deck
+    counts = Counter(hand)
+    joker = deck.joker_code
+    wildset = rs.wilds.cards
+    natural_ok = [c for c in counts if c != joker and (c not in wildset or rs.wilds.natural_too)]
+    seen: set[tuple[Card, ...]] = set()
+    smallest = min((k.shape.min_size for k in rs.kinds), default=3)
+
+    def with_wilds(base: Sequence[Card], gaps: int, extra: int) -> Iterator[tuple[Card, ...]]:
+        left = counts.copy()
+        left.subtract(base)
+        pool = sorted(c for c in left.elements() if c in wildset)
+        for w in range(gaps, min(gaps + extra, len(pool), MAX_MELD_WILDS) + 1):
+            for combo in set(itertools.combinations(pool, w)):
+                group = tuple(sorted((*base, *combo)))
+                if len(group) >= smallest and group not in seen:
+                    seen.add(group)
+                    yield group
+
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[int, set[int]] = {}
+    for c in natural_ok:
+        by_rank.setdefault(deck.rank_of(c), []).append(c)
+        by_suit.setdefault(deck.suit_of(c), set()).add(deck.rank_of(c))
+    for codes in by_rank.values():
+        for choice in itertools.product(*(range(counts[c] + 1) for c in codes)):
+            base = [c for c, k in zip(codes, choice, strict=True) for _ in range(k)]
+            if base:
+                yield from with_wilds(base, 0, MAX_MELD_WILDS)
+    top = deck.n_ranks + (1 if deck.ace is not None else 0)
+    for suit, ranks in by_suit.items():
+        positions = set(ranks) | ({deck.n_ranks} if deck.ace in ranks else set())
+        for a in range(top):
+            for b in range(a + 1, top):
+                inside = [p for p in range(a, b + 1) if p in positions]
+                if not inside:
+                    continue
+                gaps = (b - a + 1) - len(inside)
+                if gaps > MAX_MELD_WILDS:
+                    break
+                base = [deck.code(p if p < deck.n_ranks or deck.ace is None else deck.ace, suit) for p in inside]
+                if len(set(base)) < len(base):
+                    continue
+                yield from with_wilds(base, gaps, 0)
+
+
+def legal_moves(rs: Ruleset, s: RoundState) -> Iterator[Move]:
+    """The legal moves of the player to move, each checked by :func:`judge` (lazy).
+
+    Complete for draws, discards, single-card lay-offs, Joker replacements and wild moves; melds
+    come from :func:`meld_candidates` (bounded), so a legal meld of an unusual shape may be missing.
+    """
+    if s.phase is Phase.OVER:
+        return
+    seat = s.turn
+    player = s.players[seat]
+    hand = s.hands[seat]
+    candidates: list[Move] = []
+    if s.phase is Phase.DRAW:
+        candidates = [Draw(player, "stock"), Draw(player, "discard")]
+    else:
+        distinct = sorted(set(hand))
+        candidates.extend(Meld(player, g) for g in meld_candidates(rs, hand))
+        if rs.turn.lay_off is not LayOffRule.NONE:
+            for m in s.melds:
+                candidates.extend(LayOff(player, m.number, (c,)) for c in distinct)
+                if m.run:  # a wild laid off onto a run, at either end
+                    ends = (_beside(rs, m.stands[0], up=False), _beside(rs, m.stands[-1], up=True))
+                    candidates.extend(LayOff(player, m.number, (c,), (e,)) for c in distinct
+                                      if roles.wild_capable(rs, c) for e in ends if e is not None)
+        if rs.turn.joker_replacement:
+            for m in s.melds:
+                candidates.extend(ReplaceJoker(player, m.number, st) for st, w in zip(m.stands, m.wild, strict=True)
+                                  if w and st in hand)
+        if rs.turn.wild_move is not WildMove.NONE:
+            for m in s.melds:
+                if m.run:
+                    candidates.extend(MoveWild(player, m.number, to) for to in ("low", "high"))
+        candidates.extend(Discard(player, c) for c in distinct)
+    for mv in candidates:
+        if not judge(rs, s, mv)[0]:
+            yield mv

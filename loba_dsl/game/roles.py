@@ -1,0 +1,96 @@
+"""Reading cards as a meld while keeping the roles some of them already have.
+
+The matcher is stateless: asked about ``4♣ JOKER 6♣ 5♣`` it finds the Joker a
+new place (3♣ or 7♣).  On the table that would move a wild the rules keep
+fixed, so a lay-off is judged with every card already on the table *pinned*
+to what it stands for.  A pinned wild is replaced by the natural card it
+stands for, and the cards must still form the same kind of meld with every
+pin honoured; the real cards must form that kind too (so the wild limits of
+the shape still count the wilds).  The same pins carry a record's ``as``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from loba_dsl.cards.deck import Card
+from loba_dsl.melds.check import explain
+from loba_dsl.melds.matcher import HEAD, Failure, matcher_for
+from loba_dsl.rules.model import Ruleset
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A legal reading: the kind and each position's card, what it stands for, and whether it is wild."""
+
+    kind: str
+    run: bool
+    cards: tuple[Card, ...]
+    stands: tuple[Card, ...]
+    wild: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """Why the cards are no meld (``failures``), or why the pins cannot all be kept (``pinned``)."""
+
+    failures: tuple[Failure, ...]
+    pinned: bool = False
+    kind: str | None = None
+
+
+def failure_where(rs: Ruleset, f: Failure) -> str:
+    kind = rs.kinds[f.kind_index]
+    return kind.where if f.clause == HEAD else kind.clause_where[f.clause]
+
+
+def failure_text(rs: Ruleset, failures: Sequence[Failure], limit: int = 3) -> str:
+    return "; ".join(explain(rs, f) for f in failures[:limit])
+
+
+def read(rs: Ruleset, cards: Sequence[Card], pins: Sequence[Card | None] | None = None,
+         kind: str | None = None) -> Placed | Unreadable:
+    """The reading of ``cards`` (of ``kind``, if given) that honours ``pins``, or why there is none.
+
+    ``pins[i]`` is the card ``cards[i]`` must stand for (itself: natural), or ``None`` for free.
+    """
+    cards = tuple(cards)
+    free = pins is None or all(p is None for p in pins)
+    if free:  # the reading `loba check` shows: the scored matcher's best
+        shown = matcher_for(rs)
+        got = shown.match(cards, tuple(k for k in shown.specs if kind is None or k.name == kind))
+        if got.best is None:
+            return Unreadable(got.failures, kind=kind)
+        b = got.best
+        return Placed(b.kind, rs.kinds[b.kind_index].is_run, tuple(cards[i] for i in b.order), b.stands, b.wild)
+    assert pins is not None
+    m = matcher_for(rs, scored=False)
+    kinds = [k for k in m.specs if kind is None or k.name == kind]
+    pinned = tuple(c if p is None else p for c, p in zip(cards, pins, strict=True))
+    real = m.match(cards, tuple(kinds))
+    if real.best is None:
+        return Unreadable(real.failures, kind=kind)
+    if pinned == cards and not any(wild_capable(rs, c) for c in cards):
+        b = real.best  # every card natural and itself: the pins hold in any reading
+        return Placed(b.kind, rs.kinds[b.kind_index].is_run, tuple(cards[i] for i in b.order), b.stands, b.wild)
+    tried: list[Failure] = []
+    first = real.best.kind
+    for spec in sorted(kinds, key=lambda s: s.name != first):
+        if spec.name != first and m.match(cards, (spec,), reasons=False).best is None:
+            continue
+        got = m.match(pinned, (spec,))
+        r = got.best
+        if r is None:
+            tried.extend(got.failures)
+            continue
+        if any(pins[i] is not None and r.stands[q] != pins[i] for q, i in enumerate(r.order)):
+            continue
+        wild = tuple(r.wild[q] or (pins[i] is not None and cards[i] != pins[i]) for q, i in enumerate(r.order))
+        return Placed(r.kind, rs.kinds[r.kind_index].is_run, tuple(cards[i] for i in r.order), r.stands, wild)
+    return Unreadable(tuple(tried), pinned=True, kind=real.best.kind)
+
+
+def wild_capable(rs: Ruleset, card: Card) -> bool:
+    """Whether a card may stand for another (the ``as`` of a record names one entry per such card)."""
+    return card in rs.wilds.cards

@@ -1,0 +1,100 @@
+"""The state of one round at the table: immutable, so a move makes a new state.
+
+Hands, the stock (top first), the discard pile (top first), the melds on the
+table with their owners and what each card stands for, whose turn it is and
+in which phase, who has opened, and what the current turn has done so far
+(the turn rules ask: where the player drew from, which melds they put down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from loba_dsl.cards.deck import Card
+
+
+class Phase(StrEnum):
+    """Where a turn is: the player must draw, then may play and must (or may) discard."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    OVER = "over"
+    """The round has ended."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A meld on the table: its number (from 1), owner, kind and each position's card and role."""
+
+    number: int
+    owner: int
+    """Seat index of the player who put it down."""
+    kind: str
+    cards: tuple[Card, ...]
+    """The physical cards, in meld order (a run low to high)."""
+    stands: tuple[Card, ...]
+    """The card each position stands for."""
+    wild: tuple[bool, ...]
+    """Whether the card at each position is used as a wild."""
+    run: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnInfo:
+    """What the player to move has done this turn (reset when the turn passes)."""
+
+    drew: str | None = None
+    """``stock``, ``discard``, or ``None`` before the draw."""
+    pile_card: Card | None = None
+    """The top card of the pile taken this turn (``None``: drew from the stock)."""
+    pile_taken: int = 0
+    """How many cards the pile draw took."""
+    pile_card_used: bool = False
+    laid: tuple[int, ...] = ()
+    """Numbers of the melds this player put down this turn."""
+    laid_off: bool = False
+    """Whether this player laid off onto a meld of an earlier turn."""
+    jokers_owed: tuple[Card, ...] = ()
+    """Jokers taken back by replacement this turn and not yet put down again."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """One round: everything a referee needs to judge the next move."""
+
+    players: tuple[str, ...]
+    dealer: int
+    round_number: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    pile: tuple[Card, ...]
+    melds: tuple[TableMeld, ...] = ()
+    turn: int = 0
+    phase: Phase = Phase.DRAW
+    ply: int = 0
+    """Moves applied so far in this round (reshuffle entries included)."""
+    opened: frozenset[int] = frozenset()
+    """Seats that completed a first lay-down in an earlier turn."""
+    laid_before: frozenset[int] = frozenset()
+    """Seats that put something down (a meld or a lay-off) in an earlier turn."""
+    info: TurnInfo = field(default_factory=TurnInfo)
+    went_out: int | None = None
+    stock_out: bool = False
+    all_at_once: bool = False
+
+    @property
+    def to_move(self) -> str | None:
+        return None if self.phase is Phase.OVER else self.players[self.turn]
+
+    def seat(self, player: str) -> int:
+        return self.players.index(player)
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the round, wherever it is (for conservation checks)."""
+        out = [c for h in self.hands for c in h]
+        out.extend(self.stock)
+        out.extend(self.pile)
+        for m in self.melds:
+            out.extend(m.cards)
+        return out

@@ -1,0 +1,157 @@
+"""What ``loba arrange`` answers: the best arrangement of a hand *as the player stands in the round*.
+
+The solver's :meth:`~loba_dsl.solver.api.Solver.arrange_text` arranges a hand as
+if any legal melds could go down.  Under a ruleset with ``requirements``
+(rules.md §4) that is only true once the player has opened:
+
+- an opening minimum (``requirements.opening``, bazas): a player who has not
+  opened yet can put down only a lay-down that reaches the minimum
+  (:meth:`~loba_dsl.solver.api.Solver.best_opening`), or nothing;
+- contracts (``requirements.contracts``, contrato): a player who has not opened
+  yet must put down round N's contract first
+  (:meth:`~loba_dsl.solver.api.Solver.contract`); other melds may follow it.
+
+:func:`arrange_hand` is the one function behind ``loba arrange`` (and a service's
+equivalent): it reads the hand, applies the requirements unless ``opened``, and
+says whether the hand can go out honouring them.  ``round_number`` is the round
+being played (1-based); a ruleset with contracts needs it until the player has
+opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loba_dsl.cards.deck import Card
+from loba_dsl.cards.notation import check_copies
+from loba_dsl.errors import InputError
+from loba_dsl.rules.model import GoingOut, Ruleset
+from loba_dsl.scoring.rounds import score_player
+from loba_dsl.solver.api import ArrangedHand, Arrangement, PlacedMeld, Solver
+
+__all__ = ["arrange_hand", "requirement_in_force"]
+
+
+def requirement_in_force(ruleset: Ruleset, *, opened: bool, round_number: int | None) -> str | None:
+    """``"opening"``, ``"contract"`` or ``None``: what the player's next lay-down must satisfy.
+
+    A ruleset with contracts and a player who has not opened needs ``round_number``
+    (an :class:`~loba_dsl.errors.InputError` says so).
+    """
+    if opened:
+        return None
+    req = ruleset.requirements
+    if req.contracts is not None:
+        if round_number is None:
+            raise InputError(f"{ruleset.name} has a contract for each round (requirements.contracts): say which "
+                             "round is being played, or that the player has already opened",
+                             hint="loba arrange ... --round N, or --opened")
+        return "contract"
+    if req.opening is not None:
+        return "opening"
+    return None
+
+
+def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_number: int | None = None,
+                 lang: str | None = None, source: str = "<cards>", line: int = 1,
+                 discard: bool = False) -> ArrangedHand:
+    """Read a hand (``line`` of ``source``) and arrange it as the player stands: see the module's doc.
+
+    Without requirements in force this is :meth:`Solver.arrange_text`.  With
+    them, the arrangement holds only what the player may put down now (a
+    lay-down reaching the opening minimum, or the round's contract and then any
+    other melds), and ``can_go_out`` says whether the whole hand can go out with
+    such a lay-down.  ``discard=True``: the hand has just drawn, so every discard
+    is tried first.
+    """
+    rs = solver.rs
+    need = requirement_in_force(rs, opened=opened, round_number=round_number)
+    if need is None:
+        return solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard)
+    if need == "contract":
+        assert round_number is not None
+        from loba_dsl.scoring.requirements import contract_rule
+
+        contract_rule(rs, round_number)  # a round outside the list is an InputError before any search
+    parsed = rs.notation(lang).parse(text, source=source, first_line=line)
+    check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
+    cards = parsed.cards
+    if not cards:
+        raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
+
+    def best(hand: Sequence[Card]) -> Arrangement:
+        if need == "opening":
+            found = solver.best_opening(hand)
+            return found if found is not None else _arranged(solver, hand, [])
+        assert round_number is not None
+        done = solver.contract(hand, round_number)
+        if done is None:
+            return _arranged(solver, hand, [])
+        rest = solver.arrange(done.left)
+        return _arranged(solver, hand, [*(m.cards for m in done.melds), *(m.cards for m in rest.melds)])
+
+    dropped: Card | None = None
+    if discard:
+        choice: tuple[int, Card, Arrangement] | None = None
+        for card in dict.fromkeys(cards):
+            arr = best(_without(cards, card))
+            if choice is None or _better(rs, arr.score, choice[0]):
+                choice = (arr.score, card, arr)
+        assert choice is not None
+        dropped, arrangement = choice[1], choice[2]
+    else:
+        arrangement = best(cards)
+    return ArrangedHand(cards, arrangement, dropped, _can_go_out(solver, cards, best))
+
+
+def _better(rs: Ruleset, score: int, than: int) -> bool:
+    from loba_dsl.rules.model import Better
+
+    return score > than if rs.scoring.better is Better.HIGHER else score < than
+
+
+def _without(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
+    out = list(cards)
+    out.remove(card)
+    return tuple(out)
+
+
+def _can_go_out(solver: Solver, cards: Sequence[Card], best: object) -> bool:
+    """Whether some lay-down allowed now melds the whole hand (less the discard ``turn.going_out`` allows).
+
+    Checked only where the hand can go out at all without the requirement (a
+    necessary condition the solver answers exactly); then the requirement's best
+    arrangement of each possible remainder must leave nothing (or, under
+    ``one_card_left``, at most one card).
+    """
+    assert callable(best)
+    if not solver.can_go_out(cards).possible:
+        return False
+    rule = solver.rs.turn.going_out
+    keep = 1 if rule is GoingOut.ONE_CARD_LEFT else 0
+    options: list[tuple[Card, ...]] = []
+    if rule is not GoingOut.DISCARD_REQUIRED:
+        options.append(tuple(cards))
+    if rule is not GoingOut.ONE_CARD_LEFT:
+        options.extend(_without(cards, c) for c in dict.fromkeys(cards))
+    for hand in options:
+        arr = best(hand)
+        assert isinstance(arr, Arrangement)
+        if len(arr.left) <= keep:
+            return True
+    return False
+
+
+def _arranged(solver: Solver, cards: Sequence[Card], melds: Sequence[Sequence[Card]]) -> Arrangement:
+    """The arrangement of ``cards`` with these melds down, scored by the ruleset's formula."""
+    placed = []
+    left = list(cards)
+    for m in melds:
+        g = solver.gain(tuple(m))
+        assert g is not None, "every meld put down is legal"
+        placed.append(PlacedMeld(tuple(m), g[1], g[0]))
+        for c in m:
+            left.remove(c)
+    rest = tuple(sorted(left))
+    scored = score_player(solver.rs, melds=[tuple(m) for m in melds], hand=rest, players=solver.players)
+    return Arrangement(tuple(cards), tuple(placed), rest, scored.hand_value, scored.score, not rest)
