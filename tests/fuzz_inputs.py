@@ -238,7 +238,7 @@ def sheet_text(rnd: random.Random, match: bool) -> str:
     lines = []
     for _ in range(rnd.randrange(1, 14)):
         line = rnd.choice(ROUND_LINES)
-        while "{" in line:
+        for _ in range(4):  # each template has at most two of a placeholder (a card text may hold a "{")
             line = (line.replace("{n}", rnd.choice(NUMBERS), 1).replace("{p}", rnd.choice(NAMES), 1)
                     .replace("{c}", rnd.choice(MELDS) if rnd.random() < 0.8 else card_text(rnd), 1))
         lines.append(line)
