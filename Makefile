@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test test-fast lint wheel-check bench ci clean
+.PHONY: setup run test test-fast lint wheel-check bench fuzz ci clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,11 @@ wheel-check: setup
 bench: setup
 	$(BIN)/python benchmarks/bench_check.py
 	$(BIN)/python benchmarks/bench_cli.py
+
+## fuzz: the long fuzz run (1,000,000 inputs or an hour; FUZZ_ARGS="--count N --seconds S --seed K")
+FUZZ_ARGS ?= --count 1000000 --seconds 3600
+fuzz: setup
+	$(BIN)/python benchmarks/fuzz.py $(FUZZ_ARGS)
 
 ## ci: what CI runs
 ci: test lint wheel-check

@@ -707,12 +707,34 @@ def help_cmd(
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point: our errors exit 2 (each command's guard), an interruption 130, and
+    anything else is a bug: "internal error, please report" on stderr and exit 3, never a traceback
+    (``LOBA_TRACEBACK=1`` prints it)."""
     try:
         app()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+    except SystemExit:
+        raise
+    except BrokenPipeError:  # the reader went away (``loba ... | head``): nothing more to say
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(141)
+    except Exception as e:  # the one place every other exception ends
+        from loba_dsl.errors import LobaError
+
+        if isinstance(e, LobaError):  # a command without its guard: still our error, exit 2
+            sys.stderr.write(e.render().rstrip("\n") + "\n")
+            sys.exit(2)
+        if os.environ.get("LOBA_TRACEBACK"):
+            import traceback
+
+            traceback.print_exc()
+        detail = "".join(ch if ch.isprintable() else "?" for ch in str(e))[:200]
+        sys.stderr.write(f"loba: internal error, please report it: {type(e).__name__}"
+                         + (f": {detail}" if detail else "") + "\n")
+        sys.exit(3)
 
 
 import loba_cli.serve_command  # noqa: E402,F401  (registers serve; imports the service only when it runs)

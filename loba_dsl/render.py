@@ -247,6 +247,9 @@ def diff_text(report: DiffReport) -> str:
         if silent:
             lines.append(f"  no example (not played by the engine, or none within the search bound): "
                          f"{', '.join(silent)}")
+        if report.stopped:
+            stops = ", ".join(f"{k} search ({v})" for k, v in report.stopped.items())
+            lines.append(f"  stopped at its budget: {stops}")
     if report.stats is not None:
         lines += ["", "Play statistics", *_stats_lines(report.stats, r.left, r.right)]
     return "\n".join(lines)

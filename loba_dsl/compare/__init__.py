@@ -72,13 +72,15 @@ def diff(a: Ruleset, b: Ruleset, *, witnesses: bool = True, budget: Budget | Non
     rules = diff_rules(a, b)
     found: tuple[Witness, ...] = ()
     tried: dict[str, int] = {}
+    stopped: dict[str, str] = {}
     if witnesses and not rules.same:
         search = WitnessSearch(a, b, rules, budget or Budget())
         found = tuple(search.run())
         tried = search.tried
+        stopped = search.stopped
     figures = None
     if stats is not None:
         figures = dict(stats(a, b))
     elif deals:
         figures = play_stats(a, b, deals=deals, seed=seed, workers=workers, progress=progress).to_dict()
-    return DiffReport(rules, found, figures, dict(tried))
+    return DiffReport(rules, found, figures, dict(tried), dict(stopped))

@@ -121,7 +121,11 @@ class Budget:
     max_meld_cards: int = 5
     """Largest meld tried."""
     max_examples: int = 200_000
-    """Examples tried in all, over every search (each is checked under both rulesets)."""
+    """Examples tried in all, over every search (each is checked under both rulesets); the candidates
+    a search enumerates before trying them are bounded by a few times this too."""
+    max_seconds: float | None = 20.0
+    """Time the searches may take in all (``None``: no time bound); past it, each search stops where
+    it is and the report says so (the examples found so far are kept)."""
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ class DiffReport:
     """Play statistics (JSON-ready, see :class:`StatsHook`), when they were asked for."""
     searched: Mapping[str, int] = field(default_factory=dict)
     """How many examples each witness search tried."""
+    stopped: Mapping[str, str] = field(default_factory=dict)
+    """The witness searches that stopped at their budget (:class:`~loba_dsl.compare.records.Budget`),
+    with the bound that stopped each: their examples are the ones found before it."""
 
     @property
     def same(self) -> bool:
@@ -51,5 +54,6 @@ class DiffReport:
                       for area, changes in self.rules.by_area().items()},
             "witnesses": [w.to_dict() for w in self.witnesses],
             "searched": dict(self.searched),
+            "stopped": dict(self.stopped),
             "stats": dict(self.stats) if self.stats is not None else None,
         }

@@ -36,7 +36,7 @@ from typing import Any
 
 from loba_dsl.compare.records import AREA_OF, AREAS, Change, ChangeKind, Detail, Key, RulesDiff
 from loba_dsl.dsl import ast as A
-from loba_dsl.dsl.canon import canonical, canonical_shape
+from loba_dsl.dsl.canon import canonical, canonical_shape, is_exact
 from loba_dsl.dsl.predicates import CardRole, eval_pred
 from loba_dsl.rules.model import Ruleset
 
@@ -332,7 +332,10 @@ class _RulesDiffer:
         cb = None if fb is None else canonical(fb, self.labels_b)
         if ca != cb:
             label = "round formula" if path[-1] == "round" else "instant win"
-            self.add(path, x, y, summary=f"{label} {'changed' if x and y else 'added' if y else 'removed'}")
+            as_written = any(c is not None and not is_exact(c) for c in (ca, cb))
+            self.add(path, x, y, summary=f"{label} {'changed' if x and y else 'added' if y else 'removed'}"
+                                         + (" (compared as written: too large to compare by meaning)"
+                                            if as_written else ""))
 
     def contracts(self, path: Key, x: Any, y: Any) -> None:
         ca = self.a.rs.requirements.contracts.rounds if self.a.rs.requirements.contracts else ()

@@ -35,6 +35,7 @@ down (rounds, openings, contracts, match, players) and runs them all.  The recor
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -119,7 +120,7 @@ class WitnessSearch(MeldSearch):
         for done, size in enumerate((1, 3, 4, 5, 2)):  # two-card hands last: only formulas not sums need them
             self.stage = done
             for melds, hand, env in stage(size):
-                if self.spent():
+                if self.spent("rounds"):
                     return
                 order += 1
                 self.count("rounds")
@@ -177,11 +178,18 @@ class WitnessSearch(MeldSearch):
                        tuple(sorted(env.items())))
 
     # ------------------------------------------------------------ openings and contracts
-    def lay_downs(self, max_melds: int) -> Iterator[tuple[tuple[int, ...], ...]]:
+    def lay_downs(self, max_melds: int, search: str) -> Iterator[tuple[tuple[int, ...], ...]]:
         """Lay-downs of legal melds (legal under both), fewest melds and cards first."""
-        single = [*self.pool(3, 4), *self.pool(4, 2)]
+        single = [*self.pool(3, 4, search), *self.pool(4, 2, search)]
         for k in range(1, max_melds + 1):
-            combos = sorted(itertools.combinations_with_replacement(range(len(single)), k),
+            # Sorted by size, so built whole: fewer single melds where that is past the budget.
+            room = 4 * self.budget.max_examples + 10_000
+            usable = len(single)
+            while usable > 1 and math.comb(usable + k - 1, k) > room:
+                usable -= 1
+            if usable < len(single):
+                self.stopped.setdefault(search, "lay-downs enumerated")
+            combos = sorted(itertools.combinations_with_replacement(range(usable), k),
                             key=lambda c: (sum(len(single[i]) for i in c), c))
             for combo in combos:
                 melds = tuple(single[i] for i in combo)
@@ -195,8 +203,8 @@ class WitnessSearch(MeldSearch):
             return
         p = self.pair
         order = 0
-        for melds in self.lay_downs(2):
-            if self.spent() or all(len({f.signature for f in self.found[c.key]}) >= self.budget.per_change
+        for melds in self.lay_downs(2, "openings"):
+            if self.spent("openings") or all(len({f.signature for f in self.found[c.key]}) >= self.budget.per_change
                                    for c in changes):
                 return
             order += 1
@@ -227,8 +235,8 @@ class WitnessSearch(MeldSearch):
             rounds = [int(c.key[3]) + 1] if len(c.key) > 3 else list(range(1, n_rounds + 1))
             order = 0
             for rnd in rounds:
-                for melds in self.lay_downs(4):
-                    if self.spent():
+                for melds in self.lay_downs(4, "contracts"):
+                    if self.spent("contracts"):
                         return
                     order += 1
                     self.count("contracts")

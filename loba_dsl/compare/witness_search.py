@@ -11,9 +11,11 @@ all; see :mod:`loba_dsl.compare.witness` for how examples are searched and chose
 
 from __future__ import annotations
 
+import functools
 import itertools
+import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,6 +26,27 @@ from loba_dsl.melds.matcher import Matcher, Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
 
 # ================================================================ the universe of cards
+
+
+class GenerationLimit(Exception):
+    """Enumerating candidate melds went past its bound (:class:`_Meter`); the search stops there."""
+
+
+class _Meter:
+    """Counts the card multisets an enumeration builds, and stops it at ``limit`` or at ``deadline``."""
+
+    def __init__(self, limit: int, deadline: float | None) -> None:
+        self.left = limit
+        self.deadline = deadline
+
+    def tick(self, n: int = 1) -> None:
+        self.left -= n
+        if self.left < 0 or (self.deadline is not None and self.left % 1024 == 0
+                             and time.monotonic() > self.deadline):
+            raise GenerationLimit
+
+
+_FREE = _Meter(1 << 62, None)
 
 
 class CardPair:
@@ -106,18 +129,25 @@ class CardPair:
                 out.append((True, deck.n_ranks, [(p, i) for p, i in cards if i not in wild]))
         return out
 
-    def naturals(self, n: int) -> list[tuple[int, ...]]:
-        """Melds of ``n`` natural cards only: runs of consecutive ranks, sets of one rank."""
+    def naturals(self, n: int, meter: _Meter = _FREE) -> list[tuple[int, ...]]:
+        """Melds of ``n`` natural cards only: runs of consecutive ranks, sets of one rank.
+
+        ``meter`` bounds the enumeration (:class:`GenerationLimit` past it)."""
         seen: set[tuple[int, ...]] = set()
         for is_run, n_ranks, group in self.groups(with_wilds=True):
             if is_run and n <= n_ranks:
                 seen.update(_consecutive(group, n_ranks, n))
+                meter.tick(n_ranks)
             elif not is_run:
-                seen.update(_multisets([i for _, i in group], self.cap, n))
+                for m in _multisets([i for _, i in group], self.cap, n):
+                    meter.tick()
+                    seen.add(m)
         return sorted(seen)
 
-    def candidates(self, n: int, only: set[int] | None = None) -> list[tuple[int, ...]]:
-        """Every multiset of ``n`` cards that may be a meld under either ruleset, in card order."""
+    def candidates(self, n: int, only: set[int] | None = None, meter: _Meter = _FREE) -> list[tuple[int, ...]]:
+        """Every multiset of ``n`` cards that may be a meld under either ruleset, in card order.
+
+        ``meter`` bounds the enumeration (:class:`GenerationLimit` past it)."""
         wild = [i for i in self.any_wild if only is None or i in only]
         seen: set[tuple[int, ...]] = set()
         for is_run, n_ranks, group in self.groups():
@@ -127,15 +157,21 @@ class CardPair:
                 for start in range(n_ranks):
                     window = [i for p, i in cards if (p - start) % n_ranks < n]
                     for k in range(1, min(n, len(window)) + 1):
-                        naturals.extend(itertools.combinations(window, k))
+                        for combo in itertools.combinations(window, k):
+                            meter.tick()
+                            naturals.append(combo)
             else:
                 pool = [i for _, i in cards]
                 for k in range(1, n + 1):
-                    naturals.extend(_multisets(pool, self.cap, k))
+                    for m in _multisets(pool, self.cap, k):
+                        meter.tick()
+                        naturals.append(m)
             for nat in set(naturals):
                 for rest in _multisets(wild, self.cap, n - len(nat)):
+                    meter.tick()
                     seen.add(tuple(sorted(nat + rest)))
         for rest in _multisets(wild, self.cap, n):
+            meter.tick()
             seen.add(rest)
         return sorted(seen)
 
@@ -199,10 +235,32 @@ class MeldSearch:
         self._melds: dict[tuple[int, ...], _MeldResult] = {}
         self._pool: dict[int, list[tuple[int, ...]]] = {}
         self.stage = 0
+        self.stopped: dict[str, str] = {}
+        """The searches that stopped at their budget, and which bound stopped them."""
+        self.deadline = None if budget.max_seconds is None else time.monotonic() + budget.max_seconds
 
     # -- bookkeeping
-    def spent(self) -> bool:
-        return sum(self.tried.values()) >= self.budget.max_examples
+    def spent(self, search: str) -> bool:
+        """Whether the budget is spent; if so, ``search`` is marked as stopped at it."""
+        if sum(self.tried.values()) >= self.budget.max_examples:
+            self.stopped.setdefault(search, f"{self.budget.max_examples} examples")
+            return True
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.stopped.setdefault(search, f"{self.budget.max_seconds:g} seconds")
+            return True
+        return False
+
+    def meter(self) -> _Meter:
+        """A bound for enumerating candidates: a few times the examples the budget allows."""
+        return _Meter(4 * self.budget.max_examples + 10_000, self.deadline)
+
+    def generate(self, search: str, make: Callable[[_Meter], list[tuple[int, ...]]]) -> list[tuple[int, ...]]:
+        """``make``'s candidates, or none (``search`` marked as stopped) when enumerating them is past the budget."""
+        try:
+            return make(self.meter())
+        except GenerationLimit:
+            self.stopped.setdefault(search, "candidates enumerated")
+            return []
 
     def count(self, search: str) -> None:
         self.tried[search] = self.tried.get(search, 0) + 1
@@ -328,8 +386,10 @@ class MeldSearch:
         order = 0
         for n, natural_only in stages:
             self.stage = n
-            for idx in p.naturals(n) if natural_only else p.candidates(n):
-                if self.spent():
+            make = functools.partial(p.naturals, n) if natural_only else functools.partial(p.candidates, n, None)
+            found = self.generate("melds", make)
+            for idx in found:
+                if self.spent("melds"):
                     return
                 order += 1
                 self.meld_example(changes, idx, order, watched, shape_kinds, changed_wild)
@@ -423,7 +483,7 @@ class MeldSearch:
             parts.append(reading.kind + (f" ({', '.join(wilds)})" if wilds else ""))
         return " or ".join(parts)
 
-    def pool(self, n: int, per_signature: int = 1) -> list[tuple[int, ...]]:
+    def pool(self, n: int, per_signature: int = 1, search: str = "rounds") -> list[tuple[int, ...]]:
         """Melds of ``n`` cards legal under both rulesets, one per kind of meld (kinds, suits, wilds, points)."""
         key = n * 100 + per_signature
         if key in self._pool:
@@ -431,8 +491,8 @@ class MeldSearch:
         p = self.pair
         out: list[tuple[int, ...]] = []
         seen: dict[tuple[Any, ...], set[tuple[Any, ...]]] = {}
-        for idx in p.candidates(n, set(p.common)):
-            if self.spent():
+        for idx in self.generate(search, lambda m: p.candidates(n, set(p.common), m)):
+            if self.spent(search):
                 break
             r = self.meld(idx)
             ra, rb = r.best

@@ -7,6 +7,16 @@ forms, and conditions, ``and``/``or``/``not`` become an ordered decision diagram
 whose leaves are polynomials.  :func:`evaluate_canonical` evaluates such a form
 and always agrees with the formula it came from.
 
+Comparisons of one polynomial with several numbers (``count(hand) > 3``,
+``count(hand) > 5``) are not independent: along each path of the diagram what the
+tests so far imply about that polynomial is known, a test it decides is never
+asked again, and a test that its two branches make redundant is dropped.  So a sum
+of ``n`` conditions on one count has ``n + 1`` leaves, not ``2**n``.  Building a
+form is bounded (:data:`MAX_CANON_WORK` steps): a formula whose form would be
+larger (many independent conditions added up, a product of many sums) gets the
+form of its text instead (:func:`is_exact` says which), so two wordings of it may
+compare different, but equal forms still always mean equal formulas.
+
 :func:`canonical_shape` gives the meaning of a meld shape: clause order,
 ``no wilds`` / ``wilds <= 0`` / ``wilds == 0``, ``3..3`` / ``3`` and limits a
 shape cannot exceed anyway do not count.
@@ -21,8 +31,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import Any, Protocol, cast
 
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.vocabulary import FUNCTIONS, INT_NAMES, meld_reader
@@ -33,6 +43,7 @@ from loba_dsl.dsl.vocabulary import FUNCTIONS, INT_NAMES, meld_reader
 #   ("b", bool)                   a boolean leaf
 #   ("n", poly)                   a number leaf: a polynomial
 #   ("?", atom, then, else)       a decision on an atom, atoms ordered by _k along every path
+#   ("f", expr)                   the formula itself, positions aside (a form too large to build)
 # poly: ((monomial, coefficient), ...) sorted, no zero coefficients; monomial: a sorted tuple of factors
 # (() is the constant).  Factors: ("v", name) an int variable; ("count", coll, where); ("sum", table,
 # coll, where); ("max" | "min", args); ("abs", arg).  Atoms: ("v", name) a bool variable; ("ge", poly)
@@ -42,6 +53,33 @@ Canon = tuple[Any, ...]
 Poly = tuple[tuple[tuple[Any, ...], int], ...]
 TRUE: Canon = ("b", True)
 FALSE: Canon = ("b", False)
+
+MAX_CANON_WORK = 10_000
+"""The most steps (decisions combined, terms multiplied) one canonical form may take to build."""
+
+Known = Mapping[str, tuple[int | None, int | None]]
+"""What the tests along a path imply: for a polynomial (by :func:`_k` of its non-constant part), the
+smallest and largest value it can still take (``None``: unbounded)."""
+NOTHING: Known = {}
+
+
+class _TooLarge(Exception):
+    """The form would take more than :data:`MAX_CANON_WORK` steps."""
+
+
+class _Work:
+    """Steps taken building one form."""
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+    def step(self, n: int = 1) -> None:
+        self.left -= n
+        if self.left < 0:
+            raise _TooLarge
+
+
+_UNBOUNDED = _Work(1 << 62)  # for the module's own helpers called outside :func:`canonical`
 
 
 def _k(x: Any) -> str:
@@ -67,7 +105,8 @@ def _padd(p: Poly, q: Poly, scale: int = 1) -> Poly:
     return _pnorm(d)
 
 
-def _pmul(p: Poly, q: Poly) -> Poly:
+def _pmul(p: Poly, q: Poly, w: _Work = _UNBOUNDED) -> Poly:
+    w.step(len(p) * len(q))
     d: dict[tuple[Any, ...], int] = {}
     for m1, c1 in p:
         for m2, c2 in q:
@@ -85,8 +124,98 @@ def _pconst_of(p: Poly) -> int | None:
     return None
 
 
+# -- what a test says about its polynomial
+
+
+def _fact(atom: Any) -> tuple[str, str, int]:
+    """``(kind, polynomial, t)``: the atom says ``polynomial >= t`` (``ge``, and a bool variable, as
+    0 or 1) or ``polynomial == t`` (``eq``)."""
+    if atom[0] == "v":
+        return "ge", _k(atom), 1
+    p: Poly = atom[1]
+    const = next((c for m, c in p if m == ()), 0)
+    rest = tuple(mc for mc in p if mc[0] != ())
+    return atom[0], _k(rest), -const
+
+
+def _implied(atom: Any, known: Known) -> bool | None:
+    """Whether the tests so far decide ``atom``, and how."""
+    if not known:
+        return None
+    kind, key, t = _fact(atom)
+    bounds = known.get(key)
+    if bounds is None:
+        return None
+    lo, hi = bounds
+    if kind == "ge":
+        if lo is not None and lo >= t:
+            return True
+        if hi is not None and hi < t:
+            return False
+        return None
+    if lo is not None and hi is not None and lo == hi == t:
+        return True
+    if (lo is not None and t < lo) or (hi is not None and t > hi):
+        return False
+    return None
+
+
+def _assume(known: Known, atom: Any, value: bool) -> Known:
+    """``known`` and the test ``atom`` came out ``value``."""
+    kind, key, t = _fact(atom)
+    lo, hi = known.get(key, (None, None))
+    if kind == "ge":
+        if value:
+            lo = t if lo is None else max(lo, t)
+        else:
+            hi = t - 1 if hi is None else min(hi, t - 1)
+    elif value:
+        lo = hi = t
+    else:  # != t only narrows an end
+        lo = t + 1 if lo == t else lo
+        hi = t - 1 if hi == t else hi
+    return {**known, key: (lo, hi)}
+
+
+def _settle(d: Canon, known: Known) -> Canon:
+    """``d`` without the tests at its top that ``known`` decides."""
+    while d[0] == "?":
+        value = _implied(d[1], known)
+        if value is None:
+            break
+        d = d[2] if value else d[3]
+    return d
+
+
+def _restrict(d: Canon, known: Known, w: _Work) -> Canon:
+    """``d`` with every test ``known`` decides taken out (each branch under what it adds)."""
+    if d[0] != "?" or not known:
+        return d
+    d = _settle(d, known)
+    if d[0] != "?":
+        return d
+    w.step()
+    hi = _restrict(d[2], _assume(known, d[1], True), w)
+    lo = _restrict(d[3], _assume(known, d[1], False), w)
+    return d if (hi is d[2] and lo is d[3]) else _decide(d[1], hi, lo, known, w)
+
+
 def _node(atom: Any, hi: Canon, lo: Canon) -> Canon:
     return hi if hi == lo else ("?", atom, hi, lo)
+
+
+def _decide(atom: Any, hi: Canon, lo: Canon, known: Known, w: _Work) -> Canon:
+    """The decision ``atom ? hi : lo`` under ``known``, without a test its branches make redundant
+    (``x >= 6 ? true : (x >= 4 ? true : false)`` is ``x >= 4``)."""
+    w.step()
+    if hi == lo:
+        return hi
+    if atom[0] != "v":
+        if _restrict(lo, _assume(known, atom, True), w) == hi:
+            return lo
+        if _restrict(hi, _assume(known, atom, False), w) == lo:
+            return hi
+    return ("?", atom, hi, lo)
 
 
 def _var_node(atom: Any) -> Canon:
@@ -103,8 +232,10 @@ def _top(*ds: Canon) -> Any:
     return min((d[1] for d in ds if d[0] == "?"), key=_k)
 
 
-def _ite(f: Canon, g: Canon, h: Canon) -> Canon:
-    """``f ? g : h`` over diagrams, keeping atoms ordered."""
+def _ite(f: Canon, g: Canon, h: Canon, w: _Work = _UNBOUNDED, known: Known = NOTHING) -> Canon:
+    """``f ? g : h`` over diagrams, keeping atoms ordered, under what ``known`` says."""
+    w.step()
+    f, g, h = _settle(f, known), _settle(g, known), _settle(h, known)
     if f == TRUE:
         return g
     if f == FALSE:
@@ -112,31 +243,36 @@ def _ite(f: Canon, g: Canon, h: Canon) -> Canon:
     if g == h:
         return g
     if g == TRUE and h == FALSE:
-        return f
+        return _restrict(f, known, w)
     v = _top(f, g, h)
-    return _node(v, _ite(_cof(f, v, True), _cof(g, v, True), _cof(h, v, True)),
-                 _ite(_cof(f, v, False), _cof(g, v, False), _cof(h, v, False)))
+    kt, kf = _assume(known, v, True), _assume(known, v, False)
+    return _decide(v, _ite(_cof(f, v, True), _cof(g, v, True), _cof(h, v, True), w, kt),
+                   _ite(_cof(f, v, False), _cof(g, v, False), _cof(h, v, False), w, kf), known, w)
 
 
-def _apply(ds: Sequence[Canon], leaf: Callable[[Sequence[Canon]], Canon]) -> Canon:
+def _apply(ds: Sequence[Canon], leaf: Callable[[Sequence[Canon]], Canon], w: _Work = _UNBOUNDED,
+           known: Known = NOTHING) -> Canon:
     """Combine diagrams leaf by leaf; ``leaf`` may itself return a diagram."""
+    w.step()
+    ds = [_settle(d, known) for d in ds]
     if all(d[0] != "?" for d in ds):
-        return leaf(ds)
+        return _restrict(leaf(ds), known, w)
     v = _top(*ds)
-    return _ite(_var_node(v), _apply([_cof(d, v, True) for d in ds], leaf),
-                _apply([_cof(d, v, False) for d in ds], leaf))
+    kt, kf = _assume(known, v, True), _assume(known, v, False)
+    return _ite(_var_node(v), _apply([_cof(d, v, True) for d in ds], leaf, w, kt),
+                _apply([_cof(d, v, False) for d in ds], leaf, w, kf), w, known)
 
 
 def _num(p: Poly) -> Canon:
     return ("n", p)
 
 
-def _arith(op: str, a: Canon, b: Canon) -> Canon:
+def _arith(op: str, a: Canon, b: Canon, w: _Work = _UNBOUNDED) -> Canon:
     def leaf(ds: Sequence[Canon]) -> Canon:
         p, q = ds[0][1], ds[1][1]
-        return _num(_pmul(p, q) if op == "*" else _padd(p, q, -1 if op == "-" else 1))
+        return _num(_pmul(p, q, w) if op == "*" else _padd(p, q, -1 if op == "-" else 1))
 
-    return _apply((a, b), leaf)
+    return _apply((a, b), leaf, w)
 
 
 def _atom_ge(d: Poly) -> Canon:
@@ -180,8 +316,9 @@ def _compare_leaf(op: str, p: Poly, q: Poly) -> Canon:
 
 
 class _Canonicaliser:
-    def __init__(self, tables: Mapping[str, str]) -> None:
+    def __init__(self, tables: Mapping[str, str], work: int) -> None:
         self.tables = tables
+        self.w = _Work(work)
 
     def expr(self, e: A.Expr, want: str | None = None) -> Canon:
         """``want`` is ``int`` or ``bool`` where the context says (a name's type follows from where it is)."""
@@ -195,29 +332,29 @@ class _Canonicaliser:
                     return _num(_pfactor(("v", name)))
                 return _var_node(("v", name))
             case A.Neg(value=v):
-                return _arith("*", self.expr(v, "int"), _num(_pconst(-1)))
+                return _arith("*", self.expr(v, "int"), _num(_pconst(-1)), self.w)
             case A.Arith(first=first, rest=rest):
                 acc = self.expr(first, "int")
                 for op, operand in rest:
-                    acc = _arith(op, acc, self.expr(operand, "int"))
+                    acc = _arith(op, acc, self.expr(operand, "int"), self.w)
                 return acc
             case A.Compare(op=op, left=left, right=right):
                 return _apply((self.expr(left, "int"), self.expr(right, "int")),
-                              lambda ds: _compare_leaf(op, ds[0][1], ds[1][1]))
+                              lambda ds: _compare_leaf(op, ds[0][1], ds[1][1]), self.w)
             case A.And(items=items):
                 acc = TRUE
                 for item in items:
-                    acc = _ite(acc, self.expr(item, "bool"), FALSE)
+                    acc = _ite(acc, self.expr(item, "bool"), FALSE, self.w)
                 return acc
             case A.Or(items=items):
                 acc = FALSE
                 for item in items:
-                    acc = _ite(acc, TRUE, self.expr(item, "bool"))
+                    acc = _ite(acc, TRUE, self.expr(item, "bool"), self.w)
                 return acc
             case A.Not(value=v):
-                return _ite(self.expr(v, "bool"), FALSE, TRUE)
+                return _ite(self.expr(v, "bool"), FALSE, TRUE, self.w)
             case A.Cond(test=t, then=a, otherwise=b):
-                return _ite(self.expr(t, "bool"), self.expr(a, want), self.expr(b, want))
+                return _ite(self.expr(t, "bool"), self.expr(a, want), self.expr(b, want), self.w)
             case A.Call():
                 return self.call(e)
         raise AssertionError(e)  # pragma: no cover
@@ -226,9 +363,9 @@ class _Canonicaliser:
         if c.name in ("max", "min"):
             name = c.name
             return _apply([self.expr(a.value, "int") for a in c.args],
-                          lambda ds: _num(_extremum(name, [d[1] for d in ds])))
+                          lambda ds: _num(_extremum(name, [d[1] for d in ds])), self.w)
         if c.name == "abs":
-            return _apply([self.expr(c.args[0].value, "int")], lambda ds: _num(_abs(ds[0][1])))
+            return _apply([self.expr(c.args[0].value, "int")], lambda ds: _num(_abs(ds[0][1])), self.w)
         arg = c.args[0]
         coll = arg.value.name if isinstance(arg.value, A.Var) else _k(self.expr(arg.value))
         where = None if arg.where is None else self.expr(arg.where, "bool")
@@ -268,8 +405,11 @@ def _abs(p: Poly) -> Poly:
     return _pfactor(("abs", p))
 
 
-def canonical(expr: A.Expr, tables: Mapping[str, str] | None = None, want: str | None = None) -> Canon:
+def canonical(expr: A.Expr, tables: Mapping[str, str] | None = None, want: str | None = None, *,
+              work: int = MAX_CANON_WORK) -> Canon:
     """The canonical form of a formula; ``tables`` renames value tables (for tables only renamed).
+
+    Built in at most ``work`` steps; a larger form is the formula's own (:func:`is_exact` is false).
 
     >>> from loba_dsl.dsl.parser import parse_formula as f
     >>> canonical(f("x > 3 and not not went_out")) == canonical(f("went_out and 3 < x"))
@@ -278,8 +418,31 @@ def canonical(expr: A.Expr, tables: Mapping[str, str] | None = None, want: str |
     True
     >>> canonical(f("a - b")) == canonical(f("-b + a"))
     True
+    >>> canonical(f("x > 3 or x > 5")) == canonical(f("x >= 4"))
+    True
     """
-    return _Canonicaliser(tables or {}).expr(expr, want)
+    try:
+        return _Canonicaliser(tables or {}, work).expr(expr, want)
+    except _TooLarge:
+        return ("f", _renamed(A.without_positions(expr), tables or {}))
+
+
+def is_exact(c: Canon) -> bool:
+    """Whether ``c`` is a form by meaning (not a formula too large to build one for, kept as written)."""
+    return bool(c[0] != "f")
+
+
+def _renamed(node: Any, tables: Mapping[str, str]) -> Any:
+    """``node`` with the value tables ``tables`` renames under their new names."""
+    if not tables:
+        return node
+    if isinstance(node, tuple):
+        return tuple(_renamed(x, tables) for x in node)
+    if isinstance(node, A.Call) and node.name in tables:
+        node = replace(node, name=tables[node.name])
+    if is_dataclass(node) and not isinstance(node, type):
+        return replace(node, **{f.name: _renamed(getattr(node, f.name), tables) for f in fields(node)})
+    return node
 
 
 def canonical_text(text: str, tables: Mapping[str, str] | None = None) -> Canon:
@@ -301,6 +464,10 @@ class CanonEnv(Protocol):
 
 def evaluate_canonical(c: Canon, env: CanonEnv) -> int | bool:
     """Evaluate a canonical form; it always agrees with evaluating the formula it came from."""
+    if c[0] == "f":
+        from loba_dsl.dsl.evaluate import Env, evaluate
+
+        return evaluate(c[1], cast(Env, env))
     return _CanonEval(env, None).diagram(c)
 
 

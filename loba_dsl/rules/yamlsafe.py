@@ -47,6 +47,10 @@ _T = TypeVar("_T")
 # The line breaks PyYAML counts (a lone \r, \n, \r\n, NEL, LS and PS), so our lines match its marks.
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+# Surrogates: "\ud83c\udccf" escapes in a double-quoted string are a pair (one character, joined);
+# one alone is not a character at all and cannot be printed or written as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 # A subset of PyYAML's YAML 1.1 floats, so that whatever yaml.safe_dump writes plain stays a str.
 _FLOAT = re.compile(r"[-+]?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?|\.[0-9]+(?:[eE][-+][0-9]+)?")
 _CONSTANTS: dict[str, object] = {
@@ -264,6 +268,8 @@ class _Builder:
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_SCALAR:
             raise self.error(f"a scalar of {len(event.value):,} characters is longer than the "
                              f"{MAX_SCALAR:,}-character limit (MAX_SCALAR)", event, 1)
+        if isinstance(event, yaml.ScalarEvent) and _SURROGATE.search(event.value):
+            event.value = self.characters(event)
         frame = self.stack[-1] if self.stack else None
         if frame is not None and isinstance(frame.container, dict) and frame.key is None:
             self.key(frame, event)
@@ -287,6 +293,16 @@ class _Builder:
             assert frame.key is not None
             frame.container[frame.key] = value
             frame.key = None
+
+    def characters(self, event: yaml.ScalarEvent) -> str:
+        """The scalar with each escaped surrogate pair joined into its character; a lone one is an error."""
+        value = _PAIR.sub(lambda m: m.group().encode("utf-16-le", "surrogatepass").decode("utf-16-le"), event.value)
+        lone = _SURROGATE.search(value)
+        if lone is not None:
+            raise self.error(f"the string has a lone surrogate \\u{ord(lone.group()):04x}, which is not a character",
+                             event, _span(event).width,
+                             hint="write the character itself, or one 8-digit escape such as \\U0001F0CF")
+        return value
 
     def key(self, frame: _Frame, event: _Node) -> None:
         if not isinstance(event, yaml.ScalarEvent):

@@ -44,11 +44,17 @@ from loba_dsl.scoring.rounds import RoundScore, score_round
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
-__all__ = ["MAX_SHEET", "MatchSheet", "RoundSheet", "is_bare_hand", "place", "play_match_sheet", "read_match",
-           "read_round", "score_round_sheet"]
+__all__ = ["MAX_PLAYERS_NUMBER", "MAX_POINTS", "MAX_ROUND_NUMBER", "MAX_SHEET", "MatchSheet", "RoundSheet",
+           "is_bare_hand", "place", "play_match_sheet", "read_match", "read_round", "score_round_sheet"]
 
 MAX_SHEET = 1_000_000
 """Largest sheet accepted, in characters."""
+MAX_POINTS = 1_000_000
+"""Largest points a sheet may give a player in a round, either sign, and largest target."""
+MAX_ROUND_NUMBER = 10_000
+"""Largest round number a sheet may write."""
+MAX_PLAYERS_NUMBER = 100
+"""Largest ``players:`` count a sheet may write (the ruleset's own limits are checked by the engine)."""
 
 _KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|reenter)\b|^\s*[^\W\d][\w'.\-]*\s*:",
                            re.UNICODE)
@@ -202,6 +208,19 @@ class _Reader:
         except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
             raise InputError(str(e).splitlines()[0], location=self.at(1, 1)) from None
 
+    def number(self, tok: Token | Tree[Token], what: str, top: int) -> int:
+        """The number ``tok`` says, if it is at most ``top`` in size; otherwise an error, and ``0``."""
+        from lark import Token
+
+        assert isinstance(tok, Token)
+        text = str(tok)
+        digits = text.lstrip("+-").lstrip("0")
+        if len(digits) <= len(str(top)) and abs(value := int(text)) <= top:
+            return value
+        self.errors.append(InputError(f"{what} {_shorten(text)} is too large", hint=f"at most {top:,}",
+                                      location=self.at(tok.line or 1, tok.column or 1, len(text))))
+        return 0
+
     def span(self, span: Span) -> Location:
         """Where a card was written."""
         return self.at(span.line, span.column, span.length)
@@ -270,11 +289,11 @@ def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: st
             if dupes:
                 reader.errors.append(InputError(f"player '{sorted(dupes)[0]}' is listed twice", location=loc))
         elif kind == "target":
-            target = int(str(item.children[0]))
+            target = reader.number(item.children[0], "the target", MAX_POINTS)
         elif kind == "round_start":
             if current is not None:
                 _finish_round(reader, current)
-            number = int(str(item.children[0])) if item.children else None
+            number = reader.number(item.children[0], "round", MAX_ROUND_NUMBER) if item.children else None
             current = _Draft(loc, number=number)
             events.append(current)
         elif kind == "reenter":
@@ -334,7 +353,7 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
     loc = reader.at(item.meta.line, item.meta.column)
     last = sheet.players[-1] if sheet.players else None
     if kind == "players_count":
-        sheet.n_players = int(str(item.children[0]))
+        sheet.n_players = reader.number(item.children[0], "players:", MAX_PLAYERS_NUMBER)
     elif kind == "stock_out":
         sheet.stock_out = True
     elif kind == "player":
@@ -355,7 +374,7 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
             if child.type == "OUT":
                 entry.went_out = True
             else:
-                entry.points = int(str(child))
+                entry.points = reader.number(child, "points", MAX_POINTS)
         if entry.points is None:
             entry.points = 0
         sheet.points_only = True
@@ -376,6 +395,10 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
                 last.melds.append(_Meld(parsed.cards, parsed.spans, where))
     else:  # pragma: no cover - grammar and code agree
         reader.errors.append(InputError(f"unexpected {kind}", location=loc))
+
+
+def _shorten(text: str) -> str:
+    return text if len(text) <= 12 else f"{text[:6]}…{text[-3:]} ({len(text.lstrip('+-'))} digits)"
 
 
 def _add_player(reader: _Reader, sheet: _Draft, entry: _Entry) -> None:
