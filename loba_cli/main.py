@@ -289,7 +289,10 @@ def _check_one(cards: str, rs: Any, lang: str | None) -> Any:
 
 def _lines(file: str) -> Iterator[str]:
     if file == "-":
-        yield from sys.stdin
+        try:
+            yield from sys.stdin
+        except UnicodeError as e:
+            _fail(f"error: cannot read standard input: {e}")
         return
     path = Path(file)
     try:

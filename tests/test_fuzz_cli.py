@@ -69,8 +69,5 @@ def test_validate_show_check_and_diff_on_fuzzed_rulesets(mutate: object, tmp_pat
     prop()
 
 
-@pytest.mark.xfail(reason="found by this fuzzer: `loba check -` with invalid UTF-8 on stdin raises "
-                          "UnicodeDecodeError from loba_cli.main._lines (main() makes it exit 3); the CLI's "
-                          "reading of stdin is being reworked (helper usability)", strict=False)
 def test_batch_check_with_invalid_utf8_on_stdin_is_a_clear_error() -> None:
     loba("check", "-", input="A♠ 2♠ 3♠\n\ud800\n")
