@@ -103,3 +103,14 @@ def test_players_default_must_fit_the_range(tmp_path: Path) -> None:
     with pytest.raises(LobaError) as err:
         load_file(house)
     assert "players.default" in str(err.value)
+
+
+@pytest.mark.parametrize("formula", ['""', '" "'])
+def test_an_empty_round_formula_is_one_clear_error(formula: str) -> None:
+    # Found by the fuzz suite: the schema rejects the empty formula and leaves it out; the compiler must
+    # then report that error, not stop on the missing formula.
+    from loba_dsl.rules.loading import loads
+
+    with pytest.raises(LobaError) as err:
+        loads(f"name: house\nextends: menos\nscoring:\n  round: {formula}\n", source="house.yaml", cached=False)
+    assert "house.yaml" in str(err.value)

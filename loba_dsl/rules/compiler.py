@@ -50,10 +50,14 @@ def compile_resolved(resolved: Resolved) -> Ruleset:
         _Compiler(resolved).run()
     except LobaError as e:
         errors.extend(getattr(e, "errors", (e,)))
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+    except (_LeftOut, KeyError, TypeError, ValueError, AttributeError, IndexError):
         pass  # what the schema rejected left the rest unreadable: its errors say why
     raise_all(errors)
     raise AssertionError("unreachable: problems were raised")  # pragma: no cover
+
+
+class _LeftOut(Exception):
+    """A value the compiler needs was left out because the schema rejected it (already reported)."""
 
 
 class _Compiler:
@@ -183,7 +187,8 @@ class _Compiler:
         raise_all(self.errors)
         warnings = tuple(w for name, t in tables.items() for w in self.dead_lines(name, t, deck, kinds, wild_cards,
                                                                                    natural_too))
-        assert round_formula is not None  # a missing or broken formula was reported above
+        if round_formula is None:  # left out with a schema error, which compile_resolved reports
+            raise _LeftOut("scoring.round")
         d = self.data
         pl = d["players"]
         if not pl["min"] <= pl["default"] <= pl["max"]:
