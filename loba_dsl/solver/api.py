@@ -134,7 +134,7 @@ class Solver:
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
         self._gain_values: dict[Multiset, int | None] = {}
         self._value_by_meld: dict[Multiset, int | None] = {}
-        self._swaps: dict[Multiset, bool] = {}
+        self._swaps: dict[Multiset, Multiset] = {}
         self._class_naturals: dict[Multiset, frozenset[Card]] = {}
         self._wild_class = self._wild_classes()
         members: dict[Card, list[Card]] = {}
@@ -356,24 +356,28 @@ class Solver:
         result = self._class_naturals[meld] = frozenset(out)
         return result
 
-    def uses_joker_class_wild(self, meld: Multiset) -> bool:
-        """Does ``meld`` use as a forced wild a card of the Joker's class that is not a Joker? (cached)"""
+    def joker_class_wilds(self, meld: Multiset) -> Multiset:
+        """The cards of the Joker's class, Jokers aside, that ``meld`` can only use as wilds (cached).
+
+        Such a card (a 2 off the suit and rank of the meld's plain naturals) could
+        give its place to a free Joker: see :class:`~loba_dsl.solver.search.HandSearch`.
+        """
         found = self._swaps.get(meld)
         if found is None:
-            found = self._swaps[meld] = self._uses_joker_class_wild(meld)
+            found = self._swaps[meld] = self._joker_class_wilds(meld)
         return found
 
-    def _uses_joker_class_wild(self, meld: Multiset) -> bool:
+    def _joker_class_wilds(self, meld: Multiset) -> Multiset:
         joker = self.deck.joker_code
         cls = self._wild_class.get(joker)
         if cls is None:
-            return False
+            return ()
         plain = [c for c in meld if not self.wild_capable[c]]
         if not plain:
-            return False
+            return ()
         s0, r0 = self._suit[plain[0]], self._rank[plain[0]]
-        return any(c != joker and self._wild_class.get(c) == cls and self._suit[c] != s0 and self._rank[c] != r0
-                   for c in meld)
+        return tuple(c for c in meld if c != joker and self._wild_class.get(c) == cls
+                     and self._suit[c] != s0 and self._rank[c] != r0)
 
     def _table_points(self, table: str, meld: Multiset, best: Reading) -> int:
         if table == self.rs.scoring.meld_points and best.points is not None:
@@ -406,7 +410,7 @@ class Solver:
                 raw.append((m, g))
         cards, raw, stand_ins = self.merge_pure_wilds(cards, raw)
         return HandSearch(given, cards, raw, order=self.order, joker=self.deck.joker_code, stand_ins=stand_ins,
-                          swaps=self.uses_joker_class_wild, clock=clock)
+                          swaps=self.joker_class_wilds, clock=clock)
 
     def arrange(self, cards: Sequence[Card] | str, *, budget: BudgetLike | Clock = None) -> Arrangement:
         """The best arrangement of ``cards`` (codes, or text in the ruleset's notation) if the round ended now.

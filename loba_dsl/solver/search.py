@@ -70,7 +70,8 @@ class Candidate:
     bound: float
     """Sum of the per-card bound shares of its cards."""
     swap: bool = False
-    """It uses as a wild a card of the Joker's class that is not a Joker (a 2 that could be natural)."""
+    """It uses as a wild a card of the Joker's class that is not a Joker (a 2 that could be natural),
+    one that a free Joker could replace without the meld losing its first card (see :class:`HandSearch`)."""
     jokers: int = 0
     """How many Jokers it uses."""
 
@@ -82,13 +83,24 @@ class HandSearch:
     ``cards`` the cards searched, sorted in ``order`` (with ``stand_ins``, cards
     that can only be wild here, already searched as ``joker``); ``melds`` the
     candidate melds of ``cards`` with a positive gain each.  ``swaps`` says
-    whether a meld uses as a wild a card of the Joker's class that is not a
-    Joker (the same meld with a free Joker instead is as good).
+    names the cards of the Joker's class (Jokers aside) that a meld can only
+    use as wilds.
+
+    The exchange behind ``swaps``: at a state whose first free card is ``i``,
+    a meld ``S`` holding such a card ``t`` while a Joker outside ``S`` is
+    free need not be tried, *provided* ``S`` with a Joker for ``t`` still
+    holds ``i``.  Any arrangement using ``S`` leaves that Joker in hand (give
+    it ``t`` instead: same value) or in a meld ``M`` (swap ``t`` and the
+    Joker: ``M`` reads ``t`` as the wild the Joker was); either way ``S``
+    with the Joker is as good, and it is tried here since it holds ``i``.
+    If ``t`` is ``i`` itself (its only copy in ``S``), the swapped meld
+    is not among this state's options and ``M`` with ``t`` is ``S`` again
+    (``A♥ 2♠ JOKER`` beside ``A♥ JOKER JOKER``): ``S`` must be tried.
     """
 
     def __init__(self, given: Multiset, cards: Multiset, melds: Sequence[tuple[Multiset, int]], *,
                  order: Mapping[Card, int], joker: Card, stand_ins: tuple[Card, ...] = (),
-                 swaps: Callable[[Multiset], bool] | None = None, clock: Clock | None = None) -> None:
+                 swaps: Callable[[Multiset], Multiset] | None = None, clock: Clock | None = None) -> None:
         self.clock = clock
         """The budget of the call this search serves: ticked once per state visited."""
         self.given = given
@@ -142,8 +154,14 @@ class HandSearch:
             for i, n in used.items():
                 delta += n << (bits * i)
                 bound += n * share[i]
-            self.by_first[min(used)].append(len(cands))
-            swap = joker_index >= 0 and swaps is not None and swaps(m)
+            first = min(used)
+            self.by_first[first].append(len(cands))
+            swap = False
+            if joker_index >= 0 and swaps is not None:
+                wilds = swaps(m)
+                # A Joker may take the place of one of these only if the meld keeps its first card.
+                lead = self.codes[first]
+                swap = any(c != lead for c in wilds) or (used[first] > 1 and lead in wilds)
             cands.append(Candidate(m, g, delta, bound, swap, used.get(joker_index, 0)))
         self.cands = cands
         """The candidate melds; ``by_first[i]`` lists those whose first card (in ``codes``) is ``i``."""
