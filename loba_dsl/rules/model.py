@@ -300,7 +300,7 @@ class RuleWarning:
             "error: ", "warning: ", 1)
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Ruleset:
     """Everything the engine needs to know about one variant, typed and frozen.
 
@@ -368,6 +368,9 @@ class Ruleset:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name!r} from {self.source}>"
 
     def where(self, *path: str | int) -> str:
         """``file:line`` that set this key, or ``(default)`` where the schema's default applies."""
