@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -44,8 +44,8 @@ from loba_dsl.scoring.rounds import RoundScore, score_round
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
-__all__ = ["MAX_PLAYERS_NUMBER", "MAX_POINTS", "MAX_ROUND_NUMBER", "MAX_SHEET", "MatchSheet", "RoundSheet",
-           "is_bare_hand", "place", "play_match_sheet", "read_match", "read_round", "score_round_sheet"]
+__all__ = ["MAX_PLAYERS_NUMBER", "MAX_POINTS", "MAX_ROUND_NUMBER", "MAX_SHEET", "TERMINAL_WORDS", "MatchSheet",
+           "RoundSheet", "is_bare_hand", "place", "play_match_sheet", "read_match", "read_round", "score_round_sheet"]
 
 MAX_SHEET = 1_000_000
 """Largest sheet accepted, in characters."""
@@ -194,17 +194,22 @@ class _Reader:
             return _parser().parse(self.text + "\n", start=start)
         except UnexpectedToken as e:
             tok = e.token
-            expected = sorted(str(x).strip("\"'") for x in e.expected if not str(x).startswith("_"))
+            hint = _expected(e.expected)
             if tok.type == "$END":
-                raise InputError("the file ends too early", location=self.at(len(self.lines), 1)) from None
-            word = str(tok).strip() or "end of line"
-            hint = "expected " + ", ".join(expected[:8]) if expected else None
-            raise InputError(f"unexpected '{word}'", location=self.at(tok.line or 1, tok.column or 1, len(word)),
+                raise InputError("the file ends too early", location=self.at(len(self.lines), 1),
+                                 hint=hint) from None
+            line, column = tok.line or 1, tok.column or 1
+            word = str(tok).strip()
+            if not word:  # the end of a line
+                raise InputError("the line ends too early", location=self.at(line, column), hint=hint) from None
+            raise InputError(f"unexpected '{_shorten(word)}'", location=self.at(line, column, len(word)),
                              hint=hint) from None
         except UnexpectedCharacters as e:
-            raise InputError("unexpected text", location=self.at(e.line, e.column)) from None
-        except UnexpectedEOF:
-            raise InputError("the file ends too early", location=self.at(len(self.lines), 1)) from None
+            raise InputError("unexpected text", location=self.at(e.line, e.column),
+                             hint=_expected(e.allowed or ())) from None
+        except UnexpectedEOF as e:
+            raise InputError("the file ends too early", location=self.at(len(self.lines), 1),
+                             hint=_expected(e.expected)) from None
         except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
             raise InputError(str(e).splitlines()[0], location=self.at(1, 1)) from None
 
@@ -395,6 +400,51 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
                 last.melds.append(_Meld(parsed.cards, parsed.spans, where))
     else:  # pragma: no cover - grammar and code agree
         reader.errors.append(InputError(f"unexpected {kind}", location=loc))
+
+
+TERMINAL_WORDS: Mapping[str, str] = {
+    "COLON": "':'",
+    "COMMA": "','",
+    "VBAR": "'|'",
+    "SIGNED": "a number of points",
+    "INT": "a number",
+    "NAME": "a player's name",
+    "CARDS": "cards",
+    "WENT": "'went out'",
+    "OUT": "'out'",
+    "ALL": "'all at once'",
+    "AT": "'at once'",
+    "ONCE": "'once'",
+    "RAN": "'ran out'",
+    "PLAYERS": "'players:'",
+    "PLAYER": "'player'",
+    "TABLE": "'table:'",
+    "HAND": "'hand:'",
+    "STOCK": "'stock ran out'",
+    "ROUND": "'round'",
+    "TARGET": "'target:'",
+    "REENTER": "'reenter'",
+    "_NL": "the end of the line",
+    "$END": "the end of the line",
+}
+"""What each terminal of ``grammar/sheet.lark`` is called in an error's "expected ..." hint (in this order)."""
+
+
+def _expected(terminals: Iterable[object]) -> str | None:
+    """The hint "expected X, Y or Z" for the terminals Lark expected, in words (:data:`TERMINAL_WORDS`)."""
+    order = list(TERMINAL_WORDS)
+    names = sorted({str(getattr(t, "name", t)) for t in terminals},
+                   key=lambda n: (order.index(n) if n in order else len(order) - 2, n))
+    words: list[str] = []
+    for name in names:
+        if name not in TERMINAL_WORDS and name.startswith("_"):  # pragma: no cover - all are in the table
+            continue
+        word = TERMINAL_WORDS.get(name, f"'{name.lower()}'")
+        if word not in words:
+            words.append(word)
+    if not words:
+        return None
+    return "expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
 
 
 def _shorten(text: str) -> str:

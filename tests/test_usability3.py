@@ -1,0 +1,109 @@
+"""What a new user meets at the table, third part (issue 10): each test is one item of the issue and
+failed before its change.
+
+Expected values come from docs/rules.md (cited per test), from the issue's own wording of the wanted
+behaviour, or from the file formats as the README and `loba help formats` describe them; none is copied
+from the code's output.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from loba_cli.main import app
+from loba_dsl.errors import LobaError
+from loba_dsl.rules.loading import load
+from loba_dsl.scoring.score_sheets import read_match, read_round
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
+    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
+
+
+def run(*args: str, input: str | bytes | None = None) -> Result:
+    result = CliRunner().invoke(app, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"loba {args!r} raised {result.exception!r}")
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def round_error(text: str, ruleset: str = "menos") -> str:
+    with pytest.raises(LobaError) as caught:
+        read_round(text, load(ruleset), source="round.txt")
+    return caught.value.render()
+
+
+def match_error(text: str, ruleset: str = "menos") -> str:
+    with pytest.raises(LobaError) as caught:
+        read_match(text, load(ruleset), source="match.txt")
+    return caught.value.render()
+
+
+# ---------------------------------------------------------------- parse errors in words (issue 10)
+
+# Issue 10: "Round- and match-file errors show parser terminals (`expected COLON`, `OUT, SIGNED`, `$END`):
+# say what was expected in words."
+TERMINAL = re.compile(r"\$END|\b_?[A-Z]{2,}\b")
+
+
+def no_terminals(rendered: str) -> None:
+    # JOKER is a card's name (rules.md §5), the only upper-case word a player writes.
+    assert not TERMINAL.findall(rendered.replace("JOKER", "")), rendered
+
+
+def test_a_missing_colon_is_said_as_the_colon_itself() -> None:
+    text = round_error("player Ana\n  table 4♣ 5♣ 6♣\n")
+    assert "expected ':'" in text
+    assert "round.txt:2:" in text
+    no_terminals(text)
+
+
+def test_a_points_line_without_points_says_a_number_of_points_or_out() -> None:
+    # README "Scoring rounds and matches": a points line is `Ana: out` or `Beto: 34`.
+    text = match_error("players: Ana, Beto\nround 1\n  Ana:\n  Beto: 3\n")
+    assert "a number of points" in text and "'out'" in text
+    assert "match.txt:3:" in text
+    no_terminals(text)
+
+
+def test_a_second_number_on_a_points_line_expects_the_end_of_the_line() -> None:
+    text = match_error("players: Ana, Beto\nround 1\n  Ana: out\n  Beto: 3 4\n")
+    assert "expected the end of the line" in text
+    assert "match.txt:4:" in text
+    no_terminals(text)
+
+
+@pytest.mark.parametrize("text, what", [
+    ("players:\n", "a number"),
+    ("player\n", "a player's name"),
+    ("player Ana: went\n", "'out'"),
+    ("stock ran\n", "'out'"),
+    ("player Ana:\n  table: 4♣ 5♣ 6♣ |\n", "cards"),
+])
+def test_a_line_that_ends_too_early_says_what_was_missing(text: str, what: str) -> None:
+    rendered = round_error(text)
+    assert "ends too early" in rendered and what in rendered, rendered
+    no_terminals(rendered)
+    # The caret marks one place, not the length of a word that is not there.
+    caret = [line for line in rendered.splitlines() if "^" in line]
+    assert caret and caret[0].count("^") == 1, rendered
+
+
+@pytest.mark.parametrize("text", [
+    "players: Ana Beto\n", "target 200\n", "round 1\n Ana 30\n", "reenter\n", "players: Ana\n",
+    "round 1\n  Ana: out 3 3\n", "player Ana:\n hand: A♠ | K♦\n", "round x\n", "Ana: +\n",
+])
+def test_no_match_file_error_names_a_parser_terminal(text: str) -> None:
+    no_terminals(match_error(text))
+
+
+def test_the_cli_error_says_it_in_words_too() -> None:
+    result = run("match", "-", input="players: Ana, Beto\nround 1\n  Ana out\n")
+    assert result.exit_code == 2
+    assert "expected ':'" in result.stderr
+    no_terminals(result.stderr)
