@@ -694,6 +694,9 @@ Match files (loba match FILE):
     Dani: 12
   reenter Carla                     # right after the round that eliminated her
 
+  A name may be several words: players: Ana, María Luz  then  María Luz: 34
+  (and in a round: player María Luz: went out).
+
 Hand and meld files (loba check --file, loba arrange --file): one meld or hand per line; '#' comments.
 Every file may be '-' (standard input); UTF-8, with or without a byte-order mark.
 """

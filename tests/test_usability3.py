@@ -16,7 +16,7 @@ from typer.testing import CliRunner, Result
 from loba_cli.main import app
 from loba_dsl.errors import LobaError
 from loba_dsl.rules.loading import load
-from loba_dsl.scoring.score_sheets import read_match, read_round
+from loba_dsl.scoring.score_sheets import play_match_sheet, read_match, read_round, score_round_sheet
 
 
 @pytest.fixture(autouse=True)
@@ -107,3 +107,62 @@ def test_the_cli_error_says_it_in_words_too() -> None:
     assert result.exit_code == 2
     assert "expected ':'" in result.stderr
     no_terminals(result.stderr)
+
+
+# ---------------------------------------------------------------- names with spaces (issue 10)
+
+# Issue 10: "Player names with spaces (`María Luz`) must work."
+
+
+def scores(text: str, ruleset: str = "menos") -> dict[str, int]:
+    rs = load(ruleset)
+    return {p.name: p.score for p in score_round_sheet(read_round(text, rs, source="round.txt"), rs).players}
+
+
+def test_a_round_player_named_with_two_words() -> None:
+    # rules.md §1: the player who went out scores 0, every other player the penalty in hand
+    # (K 10, 7 face value: 17).
+    got = scores("player María Luz: went out\n  table: 4♣ 5♣ 6♣\nplayer Beto\n  hand: K♦ 7♣\n")
+    assert got == {"María Luz": 0, "Beto": 17}
+
+
+def test_a_two_word_name_keeps_going_out_without_a_colon() -> None:
+    # The format's `player Ana went out` (colon optional) still reads "went out" as the status.
+    got = scores("player María Luz went out all at once\n  table: 4♣ 5♣ 6♣\nplayer Beto\n  hand: 9♥\n")
+    assert got == {"María Luz": 0, "Beto": 9}
+
+
+def test_extra_spaces_inside_a_name_are_one_space() -> None:
+    got = scores("player María   Luz: went out\n  table: 4♣ 5♣ 6♣\nplayer Beto\n  hand: 9♥\n")
+    assert set(got) == {"María Luz", "Beto"}
+
+
+MATCH_WITH_SPACES = """\
+players: Ana, María Luz, Beto
+round 1
+  Ana: out
+  María Luz: 60
+  Beto: 20
+round 2
+  Ana: out
+  María Luz: 45
+  Beto: 30
+reenter María Luz
+"""
+
+
+def test_a_match_with_a_two_word_name_eliminates_and_reenters_her() -> None:
+    # rules.md §1: eliminated at a total of 101 or more (60 + 45 = 105); she re-enters at the highest total
+    # among the players still in (Beto's 50), her first of at most two re-entries.
+    rs = load("menos")
+    result = play_match_sheet(read_match(MATCH_WITH_SPACES, rs, source="match.txt"), rs)
+    assert result.rounds[1].eliminated == ["María Luz"]
+    standing = {s.name: s for s in result.players}
+    assert standing["María Luz"].total == 50 and standing["María Luz"].active
+    assert standing["María Luz"].reentries == 1
+
+
+def test_a_two_word_name_in_the_cli() -> None:
+    result = run("match", "-", input=MATCH_WITH_SPACES)
+    assert result.exit_code == 0, result.output
+    assert "María Luz re-enters at 50" in result.stdout

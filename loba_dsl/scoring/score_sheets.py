@@ -56,7 +56,8 @@ MAX_ROUND_NUMBER = 10_000
 MAX_PLAYERS_NUMBER = 100
 """Largest ``players:`` count a sheet may write (the ruleset's own limits are checked by the engine)."""
 
-_KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|reenter)\b|^\s*[^\W\d][\w'.\-]*\s*:",
+_KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|reenter)\b"
+                           r"|^\s*[^\W\d][\w'.\-]*(?:[\t ]+[^\W\d][\w'.\-]*)*\s*:",
                            re.UNICODE)
 
 
@@ -289,7 +290,7 @@ def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: st
         kind = item.data
         loc = reader.at(item.meta.line, item.meta.column)
         if kind == "players_list":
-            names = [str(t) for t in item.children]
+            names = [_name(t) for t in item.children]
             dupes = {n for n in names if names.count(n) > 1}
             if dupes:
                 reader.errors.append(InputError(f"player '{sorted(dupes)[0]}' is listed twice", location=loc))
@@ -305,7 +306,7 @@ def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: st
             if current is not None:
                 _finish_round(reader, current)
                 current = None
-            events.append((str(item.children[0]), loc))
+            events.append((_name(item.children[0]), loc))
         else:
             if current is None:
                 current = _Draft(loc)
@@ -362,7 +363,7 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
     elif kind == "stock_out":
         sheet.stock_out = True
     elif kind == "player":
-        name = str(item.children[0])
+        name = _name(item.children[0])
         entry = _Entry(name, loc)
         for status in item.children[1:]:
             if isinstance(status, Tree):
@@ -372,7 +373,7 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
                     entry.all_at_once = entry.went_out = True
         _add_player(reader, sheet, entry)
     elif kind == "points":
-        name = str(item.children[0])
+        name = _name(item.children[0])
         entry = _Entry(name, loc)
         for child in item.children[1:]:
             assert isinstance(child, Token)
@@ -445,6 +446,14 @@ def _expected(terminals: Iterable[object]) -> str | None:
     if not words:
         return None
     return "expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
+
+
+def _name(tree: Tree[Token] | Token) -> str:
+    """A player's name as written, its words joined by one space (``María  Luz`` is ``María Luz``)."""
+    from lark import Tree
+
+    assert isinstance(tree, Tree) and tree.data == "name"
+    return " ".join(str(word) for word in tree.children)
 
 
 def _shorten(text: str) -> str:
