@@ -697,6 +697,9 @@ Match files (loba match FILE):
   A name may be several words: players: Ana, María Luz  then  María Luz: 34
   (and in a round: player María Luz: went out).
 
+Spanish words work in both: fuera (= out, went out), jugadores (= players), jugador (= player),
+mesa (= table), mano (= hand), ronda (= round), reenganche (= reenter).
+
 Hand and meld files (loba check --file, loba arrange --file): one meld or hand per line; '#' comments.
 Every file may be '-' (standard input); UTF-8, with or without a byte-order mark.
 """

@@ -166,3 +166,64 @@ def test_a_two_word_name_in_the_cli() -> None:
     result = run("match", "-", input=MATCH_WITH_SPACES)
     assert result.exit_code == 0, result.output
     assert "María Luz re-enters at 50" in result.stdout
+
+
+# ---------------------------------------------------------------- Spanish words (issue 10)
+
+# Issue 10: "Spanish words where players use them (`fuera` for out ...)".  The README's round-file section
+# and `loba help formats` list them: fuera, jugadores, jugador, mesa, mano, ronda, reenganche.
+
+
+def test_fuera_is_went_out_in_a_round_file() -> None:
+    # rules.md §1: the player who went out scores 0; Beto pays A 15 + K 10.
+    got = scores("jugadores: 3\njugador Ana: fuera\n  mesa: 4♣ 5♣ 6♣\njugador Beto\n  mano: A♠ K♦\n")
+    assert got == {"Ana": 0, "Beto": 25}
+
+
+def test_the_english_and_spanish_words_mean_the_same_round() -> None:
+    english = scores("players: 3\nplayer Ana: went out\n  table: 4♣ 5♣ 6♣\nplayer Beto\n  hand: A♠ K♦\n")
+    spanish = scores("jugadores: 3\njugador Ana: fuera\n  mesa: 4♣ 5♣ 6♣\njugador Beto\n  mano: A♠ K♦\n")
+    assert english == spanish
+
+
+SPANISH_MATCH = """\
+jugadores: Ana, Beto, Carla
+ronda 1
+  Ana: fuera
+  Beto: 34
+  Carla: 57
+ronda 2
+  Ana: 10
+  Beto: fuera
+  Carla: 50
+reenganche Carla
+"""
+
+
+def test_a_match_written_in_spanish() -> None:
+    # rules.md §1: Carla reaches 107 (>= 101) and re-enters at the highest total still in: Beto's 34.
+    rs = load("menos")
+    result = play_match_sheet(read_match(SPANISH_MATCH, rs, source="match.txt"), rs)
+    assert result.rounds[0].scores == {"Ana": 0, "Beto": 34, "Carla": 57}
+    assert result.rounds[1].eliminated == ["Carla"]
+    assert {s.name: s.total for s in result.players} == {"Ana": 10, "Beto": 34, "Carla": 34}
+
+
+def test_a_points_line_may_say_went_out() -> None:
+    rs = load("menos")
+    text = "players: Ana, Beto\nround 1\n  Ana: went out\n  Beto: 12\n"
+    result = play_match_sheet(read_match(text, rs, source="match.txt"), rs)
+    assert result.rounds[0].scores == {"Ana": 0, "Beto": 12}
+
+
+def test_a_spanish_round_file_is_not_read_as_a_bare_hand() -> None:
+    # `mano:` is a keyword line, so the file is a round, not the cards of one hand (README).
+    rs = load("menos")
+    sheet = read_round("jugador Ana: fuera\n  mano:\n", rs, source="round.txt")
+    assert not sheet.bare
+
+
+def test_the_spanish_words_are_documented() -> None:
+    text = run("help", "formats").stdout
+    for word in ("fuera", "jugadores", "jugador", "mesa", "mano", "ronda", "reenganche"):
+        assert word in text, word

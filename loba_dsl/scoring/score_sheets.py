@@ -56,7 +56,8 @@ MAX_ROUND_NUMBER = 10_000
 MAX_PLAYERS_NUMBER = 100
 """Largest ``players:`` count a sheet may write (the ruleset's own limits are checked by the engine)."""
 
-_KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|reenter)\b"
+_KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|reenter"
+                           r"|jugadores|jugador|mesa|mano|ronda|reenganche)\b"
                            r"|^\s*[^\W\d][\w'.\-]*(?:[\t ]+[^\W\d][\w'.\-]*)*\s*:",
                            re.UNICODE)
 
@@ -376,8 +377,7 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
         name = _name(item.children[0])
         entry = _Entry(name, loc)
         for child in item.children[1:]:
-            assert isinstance(child, Token)
-            if child.type == "OUT":
+            if isinstance(child, Tree):  # gone: "out", "went out", "fuera"
                 entry.went_out = True
             else:
                 entry.points = reader.number(child, "points", MAX_POINTS)
@@ -425,6 +425,14 @@ TERMINAL_WORDS: Mapping[str, str] = {
     "ROUND": "'round'",
     "TARGET": "'target:'",
     "REENTER": "'reenter'",
+    # The Spanish keywords are said as their English twins (one word for both in a hint).
+    "FUERA": "'out'",
+    "JUGADORES": "'players:'",
+    "JUGADOR": "'player'",
+    "MESA": "'table:'",
+    "MANO": "'hand:'",
+    "RONDA": "'round'",
+    "REENGANCHE": "'reenter'",
     "_NL": "the end of the line",
     "$END": "the end of the line",
 }
