@@ -669,6 +669,7 @@ _FORMATS = """\
 Round files (loba score FILE):
 
   # a comment
+  round: 3                          # optional: the round's number, for the formula (default 1)
   players: 4                        # optional: how many play (default: those listed)
   player Ana: went out              # or: went out all at once
     table: Q♥ K♥ A♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds

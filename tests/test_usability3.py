@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
 from loba_dsl.errors import LobaError
-from loba_dsl.rules.loading import load
+from loba_dsl.rules.loading import load, loads
 from loba_dsl.scoring.score_sheets import play_match_sheet, read_match, read_round, score_round_sheet
 
 
@@ -227,3 +227,53 @@ def test_the_spanish_words_are_documented() -> None:
     text = run("help", "formats").stdout
     for word in ("fuera", "jugadores", "jugador", "mesa", "mano", "ronda", "reenganche"):
         assert word in text, word
+
+
+# ---------------------------------------------------------------- the round's number in a round file (issue 10)
+
+# Issue 10, "House rules people play that cannot be written yet": "a round number in a standalone round
+# file".  The round formula's `round` is "the round's number in the match, from 1" (docs/rules.md,
+# "The ruleset language": the formula's names).
+ROUND_TIMES = ('name: casa-garcia\ndescription: penalties grow with the round\nextends: menos\n'
+               'scoring:\n  round: "went_out ? 0 : round * penalty(hand)"\n')
+
+
+def house_scores(text: str) -> dict[str, int]:
+    rs = loads(ROUND_TIMES, source="house.yaml")
+    return {p.name: p.score for p in score_round_sheet(read_round(text, rs, source="round.txt"), rs).players}
+
+
+ROUND_BODY = "player Ana: went out\n  table: 4♣ 5♣ 6♣\nplayer Beto\n  hand: K♦ 7♣\n"
+
+
+@pytest.mark.parametrize("line", ["round: 3", "round 3", "round 3:", "ronda: 3"])
+def test_a_round_file_names_its_round_for_the_formula(line: str) -> None:
+    # Beto's penalty (rules.md §1: K 10 + 7) is 17; in round 3 the house rule makes it 3 × 17 = 51.
+    assert house_scores(f"{line}\n{ROUND_BODY}") == {"Ana": 0, "Beto": 51}
+
+
+def test_without_a_round_line_the_round_is_the_first() -> None:
+    assert house_scores(ROUND_BODY) == {"Ana": 0, "Beto": 17}
+
+
+def test_a_round_file_with_two_round_numbers_is_an_error() -> None:
+    text = round_error(f"round: 2\nround: 3\n{ROUND_BODY}")
+    assert "round.txt:2:" in text and "twice" in text
+
+
+def test_round_numbers_start_at_one() -> None:
+    assert "start at 1" in round_error(f"round: 0\n{ROUND_BODY}")
+    assert "start at 1" in match_error("players: Ana, Beto\nround 0\n  Ana: out\n  Beto: 3\n")
+
+
+def test_a_match_round_may_be_written_round_colon_number() -> None:
+    # The same spelling in a match file: the round's number is 4 (and the formula sees it).
+    rs = loads(ROUND_TIMES, source="house.yaml")
+    text = "players: Ana, Beto\nround: 4\n" + ROUND_BODY.replace("\n", "\n  ")
+    result = play_match_sheet(read_match(text, rs, source="match.txt"), rs)
+    assert result.rounds[0].number == 4
+    assert result.rounds[0].scores == {"Ana": 0, "Beto": 68}
+
+
+def test_the_round_line_is_documented() -> None:
+    assert "round: 3" in run("help", "formats").stdout

@@ -300,7 +300,7 @@ def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: st
         elif kind == "round_start":
             if current is not None:
                 _finish_round(reader, current)
-            number = reader.number(item.children[0], "round", MAX_ROUND_NUMBER) if item.children else None
+            number = _round_number(reader, item.children[0], loc) if item.children else None
             current = _Draft(loc, number=number)
             events.append(current)
         elif kind == "reenter":
@@ -363,6 +363,11 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
         sheet.n_players = reader.number(item.children[0], "players:", MAX_PLAYERS_NUMBER)
     elif kind == "stock_out":
         sheet.stock_out = True
+    elif kind == "round_number":
+        if sheet.number is not None:
+            reader.errors.append(InputError("the round's number is given twice", location=loc,
+                                            hint="a round file is one round"))
+        sheet.number = _round_number(reader, item.children[0], loc)
     elif kind == "player":
         name = _name(item.children[0])
         entry = _Entry(name, loc)
@@ -454,6 +459,19 @@ def _expected(terminals: Iterable[object]) -> str | None:
     if not words:
         return None
     return "expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
+
+
+def _round_number(reader: _Reader, tok: Tree[Token] | Token, where: Location) -> int:
+    """A round's number as written: from 1 up to :data:`MAX_ROUND_NUMBER`."""
+    errors = len(reader.errors)
+    number = reader.number(tok, "round", MAX_ROUND_NUMBER)
+    if number == 0 and len(reader.errors) == errors:  # (too large is already an error)
+        from lark import Token
+
+        assert isinstance(tok, Token)
+        reader.errors.append(InputError("round numbers start at 1", location=reader.at(
+            tok.line or where.line, tok.column or where.column, len(str(tok)))))
+    return number or 1
 
 
 def _name(tree: Tree[Token] | Token) -> str:
