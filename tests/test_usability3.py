@@ -9,11 +9,13 @@ from the code's output.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from loba_cli.main import app
+from loba_dsl.compare.stats import play_stats
 from loba_dsl.errors import LobaError
 from loba_dsl.rules.loading import load, loads
 from loba_dsl.scoring.score_sheets import play_match_sheet, read_match, read_round, score_round_sheet
@@ -277,3 +279,41 @@ def test_a_match_round_may_be_written_round_colon_number() -> None:
 
 def test_the_round_line_is_documented() -> None:
     assert "round: 3" in run("help", "formats").stdout
+
+
+# ---------------------------------------------------------------- diff --deals across scales (issue 10)
+
+# Issue 10: "`diff --deals` labels mas scores 'least penalty' and subtracts across opposite scales".
+# rules.md §1: menos scores a penalty (scoring.better: lower); §2 and §3: mas and mas-pagat score points
+# (scoring.better: higher).
+
+
+def score_figure(left: str, right: str) -> dict[str, Any]:
+    stats = play_stats(load(left), load(right), deals=12, seed=3, workers=1).to_dict()
+    figure = stats["figures"][0]
+    assert isinstance(figure, dict)
+    return figure
+
+
+def test_mas_scores_are_labelled_as_points() -> None:
+    figure = score_figure("mas", "mas-pagat")
+    assert figure["name"] == "most points in a dealt hand"
+    assert figure["comparable"] is True
+    assert figure["diff"] == pytest.approx(figure["b"] - figure["a"])
+
+
+def test_a_penalty_and_points_are_never_subtracted() -> None:
+    figure = score_figure("menos", "mas")
+    assert figure["comparable"] is False
+    assert figure["diff"] is None and figure["se"] is None
+    assert "not comparable" in figure["name"]
+    assert "menos: least penalty" in figure["name"] and "mas: most points" in figure["name"]
+    # Both sides are still shown: a penalty is never negative (rules.md §1 values are all positive).
+    assert figure["a"] >= 0 and isinstance(figure["b"], float)
+
+
+def test_the_cli_shows_both_scales_without_a_difference() -> None:
+    result = run("diff", "menos", "mas", "--deals", "12", "--seed", "3")
+    row = next(line for line in result.stdout.splitlines() if "best score in a dealt hand" in line)
+    assert "not comparable" in row and row.rstrip().endswith("—"), row
+    assert "least penalty in a dealt hand" not in result.stdout
