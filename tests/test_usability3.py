@@ -8,7 +8,10 @@ from the code's output.
 
 from __future__ import annotations
 
+import io
 import re
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -317,3 +320,91 @@ def test_the_cli_shows_both_scales_without_a_difference() -> None:
     row = next(line for line in result.stdout.splitlines() if "best score in a dealt hand" in line)
     assert "not comparable" in row and row.rstrip().endswith("—"), row
     assert "least penalty in a dealt hand" not in result.stdout
+
+
+# ---------------------------------------------------------------- progress on long solves (issue 10)
+
+# Issue 10: "a progress indicator on long solves".  It goes to stderr, and only when stderr is a terminal:
+# output piped to a file or a program never has it.
+HANDS = "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠\n# a comment\n4♣ 5♣ 6♣ 9♥\n\nQ♥ K♥ A♥ 7♠ 7♥\n"
+
+
+def arrange_with_stderr_on_a_terminal(tmp_path: Path) -> tuple[str, str]:
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    hands = tmp_path / "hands.txt"
+    hands.write_text(HANDS, encoding="utf-8")
+    master, slave = pty.openpty()
+    env = {**os.environ, "LOBA_NO_CACHE": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", "from loba_cli.main import main; main()", "arrange", "-f",
+                             str(hands)], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, env=env)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the other side closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    stdout, _ = proc.communicate(timeout=120)
+    os.close(master)
+    assert proc.returncode == 0
+    return stdout.decode("utf-8"), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_batch_arrange_shows_hands_done_on_a_terminal(tmp_path: Path) -> None:
+    stdout, terminal = arrange_with_stderr_on_a_terminal(tmp_path)
+    # Three hands (the comment and the blank line are not hands): done / total after each but the last.
+    assert "arranged 1/3 hands" in terminal and "arranged 2/3 hands" in terminal, terminal
+    # The note is erased at the end, and stdout has only the three arrangements.
+    assert terminal.endswith("\r\x1b[K"), repr(terminal)
+    assert "arranged" not in stdout and "\r" not in stdout
+    assert stdout.count(" under menos") == 3
+
+
+def test_no_progress_on_a_pipe(tmp_path: Path) -> None:
+    hands = tmp_path / "hands.txt"
+    hands.write_text(HANDS, encoding="utf-8")
+    result = run("arrange", "-f", str(hands))
+    assert result.exit_code == 0
+    assert result.stderr == "" and "\r" not in result.stdout
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_one_long_hand_shows_its_seconds_after_the_delay() -> None:
+    from loba_cli.main import Progress
+
+    screen = FakeTerminal()
+    with Progress(screen, after=0.05).ticking():
+        time.sleep(0.3)
+    text = screen.getvalue()
+    assert "arranging... 0 s" in text and text.endswith("\r\x1b[K"), repr(text)
+
+
+def test_a_quick_hand_shows_nothing() -> None:
+    from loba_cli.main import Progress
+
+    screen = FakeTerminal()
+    with Progress(screen, after=5.0).ticking():
+        pass
+    assert screen.getvalue() == ""
+
+
+def test_nothing_is_drawn_when_the_stream_is_not_a_terminal() -> None:
+    from loba_cli.main import Progress
+
+    screen = io.StringIO()
+    progress = Progress(screen, total=2, after=0.0)
+    with progress.ticking():
+        time.sleep(0.1)
+    progress.step()
+    assert screen.getvalue() == ""
