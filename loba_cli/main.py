@@ -8,13 +8,16 @@ each command pay only for what they use.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import sys
-from collections.abc import Callable, Iterator, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TextIO, TypeVar
 
 import typer
 import typer.core
@@ -445,23 +448,107 @@ def arrange(
     solver = _guard(lambda: _solver(rs, time_limit))
     if file is None:
         assert cards is not None
-        _emit(_guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1, **advice)))
+        with Progress(sys.stderr).ticking():
+            text = _guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1, **advice))
+        _emit(text)
         return
     worst = 0
     source = "<stdin>" if file == "-" else file
     from loba_dsl.errors import LobaError
 
-    for number, line in enumerate(_lines(file), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
+    progress = Progress(sys.stderr)
+    lines: Iterable[str] = _lines(file)
+    if progress.on and not (file == "-" and sys.stdin.isatty()):  # a file or a pipe: count the hands first
+        lines = list(lines)
+        progress.total = sum(1 for line in lines if _is_hand_line(line))
+    for number, line in enumerate(lines, start=1):
+        if not _is_hand_line(line):
             continue
         try:
-            _emit(_arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number, **advice))
+            with progress.ticking():
+                text = _arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number, **advice)
+            _emit(text)
         except LobaError as e:
             worst = 2
             if as_json:
                 _emit(_dumps({"input": line.rstrip("\n"), "ruleset": rs.name, **error_json(e)}))
             sys.stderr.write(e.render() + "\n")
+        progress.step()
+    progress.clear()
     raise typer.Exit(worst)
+
+
+def _is_hand_line(line: str) -> bool:
+    return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
+class Progress:
+    """A one-line note on stderr while ``arrange`` works, only when stderr is a terminal (never on a pipe).
+
+    In batch mode :meth:`step` shows "arranged N/TOTAL hands"; :meth:`ticking` shows the seconds a hand has
+    taken once it has taken more than ``after`` seconds.  The note is erased before anything is written to
+    stdout or stderr, so it never ends up in the output.
+    """
+
+    def __init__(self, stream: TextIO, *, total: int | None = None, after: float = 1.0) -> None:
+        self.stream = stream
+        self.total = total
+        self.after = after
+        self.done = 0
+        isatty = getattr(stream, "isatty", None)
+        self.on = bool(isatty()) if callable(isatty) else False
+        self._shown = False
+        self._lock = threading.Lock()
+
+    def _draw(self, text: str) -> None:
+        with self._lock:
+            self.stream.write("\r" + text + "\x1b[K")
+            self.stream.flush()
+            self._shown = True
+
+    def clear(self) -> None:
+        """Erase the note, if one is shown."""
+        with self._lock:
+            if self._shown:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+                self._shown = False
+
+    def _counted(self) -> str:
+        return f"arranged {self.done}/{self.total} hands" if self.total is not None else f"arranged {self.done} hands"
+
+    def step(self) -> None:
+        """One more hand done."""
+        self.done += 1
+        if self.on and (self.total is None or self.done < self.total):
+            self._draw(self._counted())
+
+    @contextlib.contextmanager
+    def ticking(self) -> Iterator[None]:
+        """While the body runs: after ``after`` seconds, the seconds it has taken; the note is erased after."""
+        if not self.on:
+            yield
+            return
+        stop = threading.Event()
+        start = time.monotonic()
+        batch = self.done > 0 or self.total is not None
+
+        def tick() -> None:
+            if stop.wait(self.after):
+                return
+            while not stop.is_set():
+                seconds = f"{time.monotonic() - start:.0f} s"
+                self._draw(f"{self._counted()}; this one {seconds}" if batch else f"arranging... {seconds}")
+                stop.wait(0.5)
+
+        thread = threading.Thread(target=tick, daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+            self.clear()
 
 
 def _solver(rs: Any, seconds: float) -> Any:
@@ -669,6 +756,7 @@ _FORMATS = """\
 Round files (loba score FILE):
 
   # a comment
+  round: 3                          # optional: the round's number, for the formula (default 1)
   players: 4                        # optional: how many play (default: those listed)
   player Ana: went out              # or: went out all at once
     table: Q♥ K♥ A♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
@@ -693,6 +781,12 @@ Match files (loba match FILE):
     Carla: 50
     Dani: 12
   reenter Carla                     # right after the round that eliminated her
+
+  A name may be several words: players: Ana, María Luz  then  María Luz: 34
+  (and in a round: player María Luz: went out).
+
+Spanish words work in both: fuera (= out, went out), jugadores (= players), jugador (= player),
+mesa (= table), mano (= hand), ronda (= round), reenganche (= reenter).
 
 Hand and meld files (loba check --file, loba arrange --file): one meld or hand per line; '#' comments.
 Every file may be '-' (standard input); UTF-8, with or without a byte-order mark.

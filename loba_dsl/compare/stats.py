@@ -4,7 +4,8 @@ For each ruleset, ``deals`` hands are dealt (``deal.cards`` cards from the
 ruleset's own deck) with a seeded generator; where two rulesets share a deck
 they get the very same hands, so their difference is measured on paired
 deals.  For every hand the solver gives the best score if the round ended now
-(least penalty, or most points), whether the hand can go out at once, and,
+(least penalty, or most points, by each ruleset's ``scoring.better``; scores
+of opposite scales are shown side by side, never subtracted), whether the hand can go out at once, and,
 where the ruleset has one, whether the opening minimum is reachable.  Means
 come with their standard deviation, and differences with their standard
 error; the same seed gives the same figures, whatever the number of workers.
@@ -37,13 +38,17 @@ class Figure:
     b: float
     spread_a: float | None
     spread_b: float | None
-    diff: float
-    se: float
+    diff: float | None
+    """``b - a``; ``None`` when the two sides are not on one scale (see ``comparable``)."""
+    se: float | None
     unit: str = ""
+    comparable: bool = True
+    """False when ``a`` and ``b`` are on opposite scales (one ruleset's best is lowest, the other's highest):
+    both are shown, and no difference is taken."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "a": self.a, "b": self.b, "spread_a": self.spread_a, "spread_b": self.spread_b,
-                "diff": self.diff, "se": self.se, "unit": self.unit}
+                "diff": self.diff, "se": self.se, "unit": self.unit, "comparable": self.comparable}
 
 
 @dataclass(frozen=True)
@@ -107,9 +112,8 @@ def play_stats(a: Ruleset, b: Ruleset, *, deals: int, seed: int = 1, workers: in
     else:
         ra = _run(a, hands_a, None, progress)
         rb = _run(b, hands_b, None, progress)
-    best = "least penalty" if a.scoring.better is Better.LOWER else "best score"
     figures = [
-        _compare(f"{best} in a dealt hand", [r[0] for r in ra], [r[0] for r in rb], paired, spread=True),
+        _score_figure(a, b, [r[0] for r in ra], [r[0] for r in rb], paired),
         _compare("dealt hands that can go out at once", [float(r[1]) for r in ra], [float(r[1]) for r in rb],
                  paired, unit="%"),
     ]
@@ -118,6 +122,23 @@ def play_stats(a: Ruleset, b: Ruleset, *, deals: int, seed: int = 1, workers: in
         ob = [float(bool(r[2])) if r[2] is not None else 1.0 for r in rb]
         figures.append(_compare("dealt hands whose opening minimum is reachable", oa, ob, paired, unit="%"))
     return PlayStats(deals, seed, paired, tuple(figures))
+
+
+BEST_SCORE: dict[Better, str] = {Better.LOWER: "least penalty", Better.HIGHER: "most points"}
+"""How the best score of a hand is called under each ``scoring.better``."""
+
+
+def _score_figure(a: Ruleset, b: Ruleset, xs: Sequence[float], ys: Sequence[float], paired: bool) -> Figure:
+    """The best score of a dealt hand on each side, labelled by each ruleset's ``scoring.better``.
+
+    Scores of opposite scales (a penalty to keep low against points to make high) are not subtracted: both
+    are shown, and the figure says they are not comparable.
+    """
+    if a.scoring.better is b.scoring.better:
+        return _compare(f"{BEST_SCORE[a.scoring.better]} in a dealt hand", xs, ys, paired, spread=True)
+    name = (f"best score in a dealt hand, not comparable ({a.name}: {BEST_SCORE[a.scoring.better]}, "
+            f"{b.name}: {BEST_SCORE[b.scoring.better]})")
+    return Figure(name, _mean(xs), _mean(ys), _sd(xs), _sd(ys), None, None, comparable=False)
 
 
 def _compare(name: str, xs: Sequence[float], ys: Sequence[float], paired: bool, *, spread: bool = False,

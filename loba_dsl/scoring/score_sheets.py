@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -44,8 +44,8 @@ from loba_dsl.scoring.rounds import RoundScore, score_round
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
-__all__ = ["MAX_PLAYERS_NUMBER", "MAX_POINTS", "MAX_ROUND_NUMBER", "MAX_SHEET", "MatchSheet", "RoundSheet",
-           "is_bare_hand", "place", "play_match_sheet", "read_match", "read_round", "score_round_sheet"]
+__all__ = ["MAX_PLAYERS_NUMBER", "MAX_POINTS", "MAX_ROUND_NUMBER", "MAX_SHEET", "TERMINAL_WORDS", "MatchSheet",
+           "RoundSheet", "is_bare_hand", "place", "play_match_sheet", "read_match", "read_round", "score_round_sheet"]
 
 MAX_SHEET = 1_000_000
 """Largest sheet accepted, in characters."""
@@ -56,7 +56,9 @@ MAX_ROUND_NUMBER = 10_000
 MAX_PLAYERS_NUMBER = 100
 """Largest ``players:`` count a sheet may write (the ruleset's own limits are checked by the engine)."""
 
-_KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|reenter)\b|^\s*[^\W\d][\w'.\-]*\s*:",
+_KEYWORD_LINE = re.compile(r"^\s*(players|player|stock|table|hand|round|target|reenter"
+                           r"|jugadores|jugador|mesa|mano|ronda|reenganche)\b"
+                           r"|^\s*[^\W\d][\w'.\-]*(?:[\t ]+[^\W\d][\w'.\-]*)*\s*:",
                            re.UNICODE)
 
 
@@ -194,17 +196,22 @@ class _Reader:
             return _parser().parse(self.text + "\n", start=start)
         except UnexpectedToken as e:
             tok = e.token
-            expected = sorted(str(x).strip("\"'") for x in e.expected if not str(x).startswith("_"))
+            hint = _expected(e.expected)
             if tok.type == "$END":
-                raise InputError("the file ends too early", location=self.at(len(self.lines), 1)) from None
-            word = str(tok).strip() or "end of line"
-            hint = "expected " + ", ".join(expected[:8]) if expected else None
-            raise InputError(f"unexpected '{word}'", location=self.at(tok.line or 1, tok.column or 1, len(word)),
+                raise InputError("the file ends too early", location=self.at(len(self.lines), 1),
+                                 hint=hint) from None
+            line, column = tok.line or 1, tok.column or 1
+            word = str(tok).strip()
+            if not word:  # the end of a line
+                raise InputError("the line ends too early", location=self.at(line, column), hint=hint) from None
+            raise InputError(f"unexpected '{_shorten(word)}'", location=self.at(line, column, len(word)),
                              hint=hint) from None
         except UnexpectedCharacters as e:
-            raise InputError("unexpected text", location=self.at(e.line, e.column)) from None
-        except UnexpectedEOF:
-            raise InputError("the file ends too early", location=self.at(len(self.lines), 1)) from None
+            raise InputError("unexpected text", location=self.at(e.line, e.column),
+                             hint=_expected(e.allowed or ())) from None
+        except UnexpectedEOF as e:
+            raise InputError("the file ends too early", location=self.at(len(self.lines), 1),
+                             hint=_expected(e.expected)) from None
         except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
             raise InputError(str(e).splitlines()[0], location=self.at(1, 1)) from None
 
@@ -284,7 +291,7 @@ def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: st
         kind = item.data
         loc = reader.at(item.meta.line, item.meta.column)
         if kind == "players_list":
-            names = [str(t) for t in item.children]
+            names = [_name(t) for t in item.children]
             dupes = {n for n in names if names.count(n) > 1}
             if dupes:
                 reader.errors.append(InputError(f"player '{sorted(dupes)[0]}' is listed twice", location=loc))
@@ -293,14 +300,14 @@ def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: st
         elif kind == "round_start":
             if current is not None:
                 _finish_round(reader, current)
-            number = reader.number(item.children[0], "round", MAX_ROUND_NUMBER) if item.children else None
+            number = _round_number(reader, item.children[0], loc) if item.children else None
             current = _Draft(loc, number=number)
             events.append(current)
         elif kind == "reenter":
             if current is not None:
                 _finish_round(reader, current)
                 current = None
-            events.append((str(item.children[0]), loc))
+            events.append((_name(item.children[0]), loc))
         else:
             if current is None:
                 current = _Draft(loc)
@@ -356,8 +363,13 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
         sheet.n_players = reader.number(item.children[0], "players:", MAX_PLAYERS_NUMBER)
     elif kind == "stock_out":
         sheet.stock_out = True
+    elif kind == "round_number":
+        if sheet.number is not None:
+            reader.errors.append(InputError("the round's number is given twice", location=loc,
+                                            hint="a round file is one round"))
+        sheet.number = _round_number(reader, item.children[0], loc)
     elif kind == "player":
-        name = str(item.children[0])
+        name = _name(item.children[0])
         entry = _Entry(name, loc)
         for status in item.children[1:]:
             if isinstance(status, Tree):
@@ -367,11 +379,10 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
                     entry.all_at_once = entry.went_out = True
         _add_player(reader, sheet, entry)
     elif kind == "points":
-        name = str(item.children[0])
+        name = _name(item.children[0])
         entry = _Entry(name, loc)
         for child in item.children[1:]:
-            assert isinstance(child, Token)
-            if child.type == "OUT":
+            if isinstance(child, Tree):  # gone: "out", "went out", "fuera"
                 entry.went_out = True
             else:
                 entry.points = reader.number(child, "points", MAX_POINTS)
@@ -395,6 +406,80 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
                 last.melds.append(_Meld(parsed.cards, parsed.spans, where))
     else:  # pragma: no cover - grammar and code agree
         reader.errors.append(InputError(f"unexpected {kind}", location=loc))
+
+
+TERMINAL_WORDS: Mapping[str, str] = {
+    "COLON": "':'",
+    "COMMA": "','",
+    "VBAR": "'|'",
+    "SIGNED": "a number of points",
+    "INT": "a number",
+    "NAME": "a player's name",
+    "CARDS": "cards",
+    "WENT": "'went out'",
+    "OUT": "'out'",
+    "ALL": "'all at once'",
+    "AT": "'at once'",
+    "ONCE": "'once'",
+    "RAN": "'ran out'",
+    "PLAYERS": "'players:'",
+    "PLAYER": "'player'",
+    "TABLE": "'table:'",
+    "HAND": "'hand:'",
+    "STOCK": "'stock ran out'",
+    "ROUND": "'round'",
+    "TARGET": "'target:'",
+    "REENTER": "'reenter'",
+    # The Spanish keywords are said as their English twins (one word for both in a hint).
+    "FUERA": "'out'",
+    "JUGADORES": "'players:'",
+    "JUGADOR": "'player'",
+    "MESA": "'table:'",
+    "MANO": "'hand:'",
+    "RONDA": "'round'",
+    "REENGANCHE": "'reenter'",
+    "_NL": "the end of the line",
+    "$END": "the end of the line",
+}
+"""What each terminal of ``grammar/sheet.lark`` is called in an error's "expected ..." hint (in this order)."""
+
+
+def _expected(terminals: Iterable[object]) -> str | None:
+    """The hint "expected X, Y or Z" for the terminals Lark expected, in words (:data:`TERMINAL_WORDS`)."""
+    order = list(TERMINAL_WORDS)
+    names = sorted({str(getattr(t, "name", t)) for t in terminals},
+                   key=lambda n: (order.index(n) if n in order else len(order) - 2, n))
+    words: list[str] = []
+    for name in names:
+        if name not in TERMINAL_WORDS and name.startswith("_"):  # pragma: no cover - all are in the table
+            continue
+        word = TERMINAL_WORDS.get(name, f"'{name.lower()}'")
+        if word not in words:
+            words.append(word)
+    if not words:
+        return None
+    return "expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
+
+
+def _round_number(reader: _Reader, tok: Tree[Token] | Token, where: Location) -> int:
+    """A round's number as written: from 1 up to :data:`MAX_ROUND_NUMBER`."""
+    errors = len(reader.errors)
+    number = reader.number(tok, "round", MAX_ROUND_NUMBER)
+    if number == 0 and len(reader.errors) == errors:  # (too large is already an error)
+        from lark import Token
+
+        assert isinstance(tok, Token)
+        reader.errors.append(InputError("round numbers start at 1", location=reader.at(
+            tok.line or where.line, tok.column or where.column, len(str(tok)))))
+    return number or 1
+
+
+def _name(tree: Tree[Token] | Token) -> str:
+    """A player's name as written, its words joined by one space (``María  Luz`` is ``María Luz``)."""
+    from lark import Tree
+
+    assert isinstance(tree, Tree) and tree.data == "name"
+    return " ".join(str(word) for word in tree.children)
 
 
 def _shorten(text: str) -> str:
