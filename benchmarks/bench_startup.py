@@ -8,7 +8,9 @@ the script prints the median and the minimum of each and their ratio to the
 bare start (issue 11's target: at most 8x).  Byte-code caching is on (as for
 an installed package), in a private folder (``PYTHONPYCACHEPREFIX``), even when
 the caller's environment sets ``PYTHONDONTWRITEBYTECODE``: without it every
-start compiles every module from source, which is not what users see.
+start compiles every module from source, which is not what users see.  The
+commands run in an empty folder: ``python -c`` puts the current folder first on
+``sys.path``, so run from inside a checkout every tree would time that checkout.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import time
 COMMAND = ["check", "A♣ 2♣ JOKER"]
 
 
-def timed(cmd: list[str], env: dict[str, str]) -> float:
+def timed(cmd: list[str], env: dict[str, str], cwd: str) -> float:
     start = time.perf_counter()
-    subprocess.run(cmd, check=False, capture_output=True, env=env)
+    subprocess.run(cmd, check=False, capture_output=True, env=env, cwd=cwd)
     return (time.perf_counter() - start) * 1000
 
 
@@ -37,6 +39,8 @@ def main() -> None:
     args = parser.parse_args()
     trees = args.tree or [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
     cache = tempfile.mkdtemp(prefix="loba-pyc-")
+    here = os.path.join(cache, "cwd")  # empty: see the module docstring
+    os.mkdir(here)
     envs: dict[str, dict[str, str]] = {}
     for tree in trees:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -46,13 +50,13 @@ def main() -> None:
     loba = [sys.executable, "-c", "from loba_cli.main import main; main()", *COMMAND]
     bare_env = dict(envs[trees[0]])
     for env in envs.values():  # warm: byte code written, ruleset cache filled
-        subprocess.run(loba, check=False, capture_output=True, env=env)
+        subprocess.run(loba, check=False, capture_output=True, env=env, cwd=here)
     bare: list[float] = []
     times: dict[str, list[float]] = {t: [] for t in trees}
     for _ in range(args.runs):
-        bare.append(timed([sys.executable, "-c", "pass"], bare_env))
+        bare.append(timed([sys.executable, "-c", "pass"], bare_env, here))
         for tree in trees:
-            times[tree].append(timed(loba, envs[tree]))
+            times[tree].append(timed(loba, envs[tree], here))
     b_med, b_min = statistics.median(bare), min(bare)
     print(f"bare `python -c pass`: median {b_med:.1f} ms, min {b_min:.1f} ms ({args.runs} runs)")
     for tree in trees:

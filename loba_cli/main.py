@@ -803,12 +803,29 @@ def help_cmd(
     _emit(_FORMATS.rstrip("\n"))
 
 
+def _app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command being run (``loba check ...``): Typer builds every registered
+    command's parameters before it parses anything, and most of start-up would go on commands that do not
+    run (issue 11).  Anything else (``loba --help``, no command, a misspelt one, shell completion) gets
+    the whole app, so help, errors and suggestions are what they always were."""
+    if not argv or os.environ.get("_LOBA_COMPLETE"):
+        return app
+    for info in app.registered_commands:
+        if argv[0] == (info.name or typer.main.get_command_name(info.callback.__name__ if info.callback else "")):
+            import copy
+
+            lean = copy.copy(app)
+            lean.registered_commands = [info]
+            return lean
+    return app
+
+
 def main() -> None:
     """Console-script entry point: our errors exit 2 (each command's guard), an interruption 130, and
     anything else is a bug: "internal error, please report" on stderr and exit 3, never a traceback
     (``LOBA_TRACEBACK=1`` prints it)."""
     try:
-        app()
+        _app_for(sys.argv[1:])()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)

@@ -7,8 +7,13 @@ Every node carries a :class:`Pos` relative to the DSL text it came from
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, fields, is_dataclass, replace
-from typing import Literal, TypeVar
+from dataclasses import fields, is_dataclass, replace
+from typing import TYPE_CHECKING, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, built for less at import (issue 11)
+    from loba_dsl.frozen import dataclass
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,139 @@
+"""``dataclass(frozen=True)`` for less of its import-time cost (issue 11: start-up).
+
+The standard decorator compiles six small functions for each frozen class (``__init__``,
+``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``) and asks ``inspect``
+for a signature to write a missing docstring: a large part of ``loba check``'s start-up went on
+the syntax tree's and the ruleset model's classes.  :func:`dataclass` here leaves ``__init__``,
+the frozen ``__setattr__``/``__delattr__``, the fields, slots and pickling to the standard
+decorator (so ``dataclasses.fields``, ``replace``, ``is_dataclass``, ``asdict`` and pattern
+matching work as before) and gives ``__eq__``, ``__hash__`` and ``__repr__`` as closures over
+the field names, computing what the standard ones compute: equality of the fields' tuple between
+instances of the same class, the hash of that tuple, ``Name(field=value, ...)``.  Nothing is
+compiled from text here.  Anything else (``order``, ``eq=False``, ``unsafe_hash``, a class that
+is not frozen, fields with ``compare=False``, ``hash=`` or ``repr=False``, a hand-written
+method) goes to :func:`dataclasses.dataclass` unchanged.
+
+Modules import it as ``dataclass`` at run time only; type checkers see the standard decorator::
+
+    if TYPE_CHECKING:
+        from dataclasses import dataclass
+    else:
+        from loba_dsl.frozen import dataclass
+
+>>> @dataclass(frozen=True, slots=True)
+... class P:
+...     x: int
+...     y: int = 2
+>>> P(1), P(1) == P(1, 2), P(1) != P(2), hash(P(1)) == hash((1, 2)), P.__doc__
+(P(x=1, y=2), True, True, True, "P(x: 'int', y: 'int' = 2)")
+>>> P(1).x = 3
+Traceback (most recent call last):
+...
+dataclasses.FrozenInstanceError: cannot assign to field 'x'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any
+
+__all__ = ["dataclass"]
+
+_standard = dataclasses.dataclass
+_FAST_OPTIONS = frozenset(["frozen", "slots"])
+_OURS = ("__repr__", "__eq__", "__hash__")
+_NO_DOC = "(the standard docstring, written once the fields are known)"
+
+
+@_standard(frozen=True, slots=True)
+class _SlotsTemplate:
+    """Carries the standard decorator's parameter record for ``frozen=True, slots=True``."""
+
+
+@_standard(frozen=True)
+class _Template:
+    """The same for ``frozen=True``."""
+
+
+_PARAMS = {True: _SlotsTemplate.__dataclass_params__, False: _Template.__dataclass_params__}  # type: ignore[attr-defined]
+
+
+def dataclass(cls: type | None = None, /, **options: Any) -> Any:
+    """:func:`dataclasses.dataclass`, cheaper to apply for ``frozen=True`` (optionally ``slots=True``)."""
+
+    def wrap(c: type) -> type:
+        return _build(c, options)
+
+    return wrap if cls is None else wrap(cls)
+
+
+def _build(cls: type, options: dict[str, Any]) -> type:
+    if not options.get("frozen") or not _FAST_OPTIONS.issuperset(options) or not _plain(cls):
+        return _standard(cls, **options)
+    slots = bool(options.get("slots"))
+    own_doc = cls.__dict__.get("__doc__") is not None
+    if not own_doc:
+        cls.__doc__ = _NO_DOC  # written below, as the standard decorator would, without asking inspect
+    built: type = _standard(cls, frozen=True, eq=False, repr=False, slots=slots)
+    fields = dataclasses.fields(built)
+    names = tuple(f.name for f in fields)
+    qual = built.__qualname__
+    key = _key(names)
+    for name, method in (("__eq__", _eq(key)), ("__hash__", _hash(key)), ("__repr__", _repr(names))):
+        method.__name__ = name
+        method.__qualname__ = f"{qual}.{name}"
+        method.__module__ = built.__module__
+        setattr(built, name, method)
+    built.__dataclass_params__ = _PARAMS[slots]  # type: ignore[attr-defined]
+    if not own_doc:  # the standard decorator's docstring: the signature as inspect prints it
+        shown = [f"{f.name}: {f.type!r}" + ("" if f.default is dataclasses.MISSING else f" = {f.default!r}")
+                 + ("" if f.default_factory is dataclasses.MISSING else " = <factory>") for f in fields if f.init]
+        built.__doc__ = f"{built.__name__}({', '.join(shown)})"
+    return built
+
+
+def _plain(cls: type) -> bool:
+    """Whether the fast path builds what the standard decorator would: no dataclass base, no
+    hand-written ``__eq__``/``__hash__``/``__repr__``, every field compared, hashed and shown."""
+    if any(dataclasses.is_dataclass(base) for base in cls.__mro__[1:]) or any(n in cls.__dict__ for n in _OURS):
+        return False
+    for value in cls.__dict__.values():
+        if isinstance(value, dataclasses.Field) and not (value.compare and value.repr and value.hash is None):
+            return False
+    return True
+
+
+def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The tuple of an instance's fields, as the standard methods build it."""
+    if len(names) >= 2:
+        return attrgetter(*names)
+    if not names:
+        return lambda _self: ()
+    one = attrgetter(names[0])
+    return lambda self: (one(self),)
+
+
+def _eq(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: Any, other: Any) -> Any:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash(key: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
+    def __hash__(self: Any) -> int:
+        return hash(key(self))
+
+    return __hash__
+
+
+def _repr(names: tuple[str, ...]) -> Callable[[Any], str]:
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
+        return f"{self.__class__.__qualname__}({inner})"
+
+    return __repr__
