@@ -14,7 +14,6 @@ ruleset loader places in the YAML file.
 from __future__ import annotations
 
 import functools
-from importlib import resources
 from typing import TYPE_CHECKING, cast
 
 from loba_dsl.dsl import ast as A
@@ -55,6 +54,8 @@ class DSLProblem(Exception):
 
 def grammar_text() -> str:
     """The grammar file shipped with the package."""
+    from importlib import resources  # package data; imported only when read
+
     return resources.files("loba_dsl").joinpath("grammar/loba.lark").read_text(encoding="utf-8")
 
 

@@ -19,7 +19,6 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from loba_dsl.errors import LobaError, Location, RulesetError, raise_all, suggest
@@ -69,6 +68,8 @@ __all__ = [
 
 @functools.cache
 def schema() -> dict[str, Any]:
+    from importlib import resources  # package data; imported only when read
+
     text = resources.files("loba_dsl").joinpath("rulesets/schema.json").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded

@@ -25,7 +25,6 @@ import os
 import re
 import stat
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path as FilePath
 from typing import Protocol
 
@@ -49,8 +48,9 @@ _SIBLING_NAME = re.compile(r"[^./\\:\x00-\x1f][^/\\:\x00-\x1f]{0,250}\.ya?ml")
 
 
 def shipped_dir() -> FilePath:
-    """The folder of shipped rulesets inside the installed package."""
-    return FilePath(str(resources.files("loba_dsl").joinpath("rulesets")))
+    """The folder of shipped rulesets inside the installed package (a folder of files: the wheel
+    installs them so; read from the package's own location, which costs no import at start-up)."""
+    return FilePath(__file__).resolve().parent.parent / "rulesets"
 
 
 @functools.cache

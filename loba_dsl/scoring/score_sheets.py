@@ -21,7 +21,6 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
@@ -160,6 +159,8 @@ class _Draft:
 
 @functools.cache
 def _parser() -> Lark:
+    from importlib import resources  # package data; imported only when read
+
     from lark import Lark
 
     text = resources.files("loba_dsl").joinpath("grammar/sheet.lark").read_text(encoding="utf-8")
