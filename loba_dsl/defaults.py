@@ -3,5 +3,5 @@
 DEFAULT_RULESET = "menos"
 """The ruleset used when none is named: Loba de Menos (rules.md §1)."""
 
-CACHE_VERSION = "loba-dsl-cache-2"
+CACHE_VERSION = "loba-dsl-cache-3"
 """Bump when the compiled form changes, so stale caches are ignored."""

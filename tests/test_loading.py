@@ -46,9 +46,24 @@ def _no_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def same_ruleset(a: object, b: object) -> bool:
-    """Field by field (a Ruleset compares by identity, so that it can key caches), memo left out."""
+    """Field by field (a Ruleset compares by identity, so that it can key caches), memo left out, and
+    of the same types all the way down: a StrEnum that came back a plain str compares equal to it, but
+    ``better is Better.HIGHER`` is then false and every score flips sign."""
     return type(a) is type(b) and all(
-        getattr(a, f.name) == getattr(b, f.name) for f in dataclasses.fields(a) if f.name != "_memo")  # type: ignore[arg-type]
+        getattr(a, f.name) == getattr(b, f.name) and same_types(getattr(a, f.name), getattr(b, f.name))
+        for f in dataclasses.fields(a) if f.name != "_memo")  # type: ignore[arg-type]
+
+
+def same_types(a: object, b: object) -> bool:
+    if type(a) is not type(b):
+        return False
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return all(same_types(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a) if f.init)
+    if isinstance(a, tuple | list) and isinstance(b, tuple | list):
+        return all(same_types(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return all(same_types(a[k], b[k]) for k in a)
+    return True
 
 
 def all_errors(error: LobaError) -> list[LobaError]:

@@ -161,10 +161,10 @@ class CacheEntryError(Exception):
 
 def encode(value: Any) -> Any:
     """``value`` (dataclasses and enums of ``loba_dsl``, tuples, lists, dicts, sets, scalars) as JSON data."""
+    if isinstance(value, enum.Enum):  # before str: a StrEnum is a str too, and must come back an enum
+        return {"enum": _class_name(type(value)), "v": encode(value.value)}
     if value is None or isinstance(value, str):
         return value
-    if isinstance(value, enum.Enum):
-        return {"enum": _class_name(type(value)), "v": encode(value.value)}
     if isinstance(value, bool | int):
         return value
     if isinstance(value, float):
