@@ -3,12 +3,12 @@
 The public API, in the order data flows (text → cards → ruleset → engine → result)::
 
     import loba_dsl as loba
-    rs = loba.load("menos")                  # a shipped ruleset; loba.load_file(path), loba.loads(text)
+    rs = loba.load(name)                     # a shipped ruleset; loba.load_file(path), loba.loads(text)
     loba.check("A♣ 2♣ JOKER", rs)            # CheckResult
     loba.score_round(rs, [loba.PlayerRound(...), ...], loba.RoundFacts(players=4))   # RoundScore
     loba.play_match(rs, [loba.MatchRound(...), loba.Reentry("Ana"), ...])             # MatchResult
     loba.Solver(rs).arrange(cards)           # Arrangement
-    loba.diff(rs, loba.load("uruguay"))      # DiffReport
+    loba.diff(rs, loba.load_file(path))      # DiffReport
     loba.Table.deal(rs, players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)   # the referee
 
 Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
@@ -18,7 +18,8 @@ The names are imported on first use (PEP 562), so ``import loba_dsl`` costs noth
 pays only for what it uses.  Nothing inside the library imports from this module.
 
 >>> import loba_dsl as loba
->>> loba.check("A♣ 2♣ JOKER", loba.load("menos")).valid
+>>> from loba_dsl.defaults import DEFAULT_RULESET
+>>> loba.check("A♣ 2♣ JOKER", loba.load(DEFAULT_RULESET)).valid
 True
 """
 

@@ -191,6 +191,18 @@ class Notation:
         raise_all(errors)
         return ParsedCards(tuple(cards), tuple(spans))
 
+    def parse_melds(self, text: str, *, source: str = "<input>") -> tuple[ParsedCards, ...]:
+        """The melds of a lay-down written with ``|`` between them (``A♣ 2♣ JOKER | 7♠ 7♥ 7♦``), each
+        card keeping its column in ``text``; empty parts are skipped.  Copies are not checked here."""
+        melds: list[ParsedCards] = []
+        offset = 0
+        for part in text.split("|"):
+            parsed = self.parse(" " * offset + part, source=source)
+            if parsed.cards:
+                melds.append(parsed)
+            offset += len(part) + 1
+        return tuple(melds)
+
     def parse_codes(self, text: str) -> tuple[Card, ...]:
         """The cards of ``text`` only: the fast path for hot loops (same errors as :meth:`parse`)."""
         tokens = _DASHES_TO_SPACE(" ", text).split()

@@ -1,8 +1,9 @@
 """``Table``: one game at the table, move by move, always refereed.
 
->>> from loba_dsl.rules.loading import load, load_file
->>> t = Table.deal(load("menos"), players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)
->>> t.to_move, t.phase, t.ply            # menos: the dealer's right (the previous in the list) plays first
+>>> from loba_dsl.defaults import DEFAULT_RULESET
+>>> from loba_dsl.rules.loading import load
+>>> t = Table.deal(load(DEFAULT_RULESET), players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)
+>>> t.to_move, t.phase, t.ply            # the dealer's right (the previous in the list) plays first
 ('Beto', 'draw', 0)
 >>> events = t.play(Draw("Beto", "stock"))
 >>> t.phase

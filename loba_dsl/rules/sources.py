@@ -8,8 +8,9 @@ it, symlinks resolved, never outside).  Every file is read by :func:`read_regula
 opened without following a final symlink and without blocking, at most
 :data:`~loba_dsl.rules.yamlsafe.MAX_BYTES` long.
 
->>> ShippedOnly().resolve("menos").display
-'rulesets/menos.yaml'
+>>> from loba_dsl.defaults import DEFAULT_RULESET
+>>> ShippedOnly().resolve(DEFAULT_RULESET).display == f"rulesets/{DEFAULT_RULESET}.yaml"
+True
 >>> ShippedOnly().resolve("house.yaml")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...

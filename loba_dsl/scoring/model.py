@@ -59,14 +59,8 @@ class PlayerRound:
         ``melds`` (source ``<melds>``) or ``hand`` (source ``<hand>``).
         """
         notation = ruleset.notation(lang)
-        laid: list[tuple[Card, ...]] = []
-        offset = 0
-        for part in melds.split("|"):
-            cards = notation.parse(" " * offset + part, source="<melds>").cards
-            if cards:
-                laid.append(cards)
-            offset += len(part) + 1
-        return cls(name, tuple(laid), notation.parse(hand, source="<hand>").cards, went_out, all_at_once)
+        laid = tuple(m.cards for m in notation.parse_melds(melds, source="<melds>"))
+        return cls(name, laid, notation.parse(hand, source="<hand>").cards, went_out, all_at_once)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.cards.notation import ParsedCards, Span, check_copies
+from loba_dsl.cards.notation import ParsedCards, check_copies
 from loba_dsl.errors import InputError
 from loba_dsl.melds.matcher import Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
@@ -124,21 +124,10 @@ def parse_lay_down(ruleset: Ruleset, text: str, lang: str | None = None, *,
     skipped, and copies are checked across all the melds (rules.md §5: no more
     copies of a card than the deck holds).
     """
-    notation = ruleset.notation(lang)
-    melds: list[tuple[Card, ...]] = []
-    all_cards: list[Card] = []
-    all_spans: list[Span] = []
-    offset = 0
-    for part in text.split("|"):
-        parsed = notation.parse(" " * offset + part, source=source)
-        if parsed.cards:
-            melds.append(parsed.cards)
-        all_cards.extend(parsed.cards)
-        all_spans.extend(parsed.spans)
-        offset += len(part) + 1
-    check_copies(ParsedCards(tuple(all_cards), tuple(all_spans)), ruleset.deck, source=source, text=text,
-                 ruleset=ruleset.name)
-    return tuple(melds)
+    melds = ruleset.notation(lang).parse_melds(text, source=source)
+    every = ParsedCards(tuple(c for m in melds for c in m.cards), tuple(s for m in melds for s in m.spans))
+    check_copies(every, ruleset.deck, source=source, text=text, ruleset=ruleset.name)
+    return tuple(m.cards for m in melds)
 
 
 @dataclass(frozen=True)
