@@ -37,7 +37,7 @@ from loba_dsl.melds.matcher import Reading, matcher_for
 from loba_dsl.rules.model import GoingOut as GoingOutRule
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import contract_rule, opening_rule
-from loba_dsl.scoring.rounds import score_player
+from loba_dsl.scoring.rounds import hand_table
 from loba_dsl.solver.candidates import CandidateGenerator
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
@@ -46,10 +46,19 @@ from loba_dsl.solver.search import HandSearch
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
 CACHE_LIMIT = 20_000
-"""Entries the solver's per-meld caches may hold; past it they are emptied before the next hand.
+"""Entries the solver's caches of readings may hold; past it they are emptied before the next hand.
 
 Long batches (20,000 hands) would otherwise grow memory without bound; a
-meld's gain is cheap to work out again.
+meld's reading is cheap to work out again.
+"""
+
+VALUE_CACHE_LIMIT = 200_000
+"""Entries the solver's caches of plain numbers (a meld's gain, a hand's best gain) may hold.
+
+A number costs a few dozen bytes where a reading costs hundreds, and a large
+hand (25 cards, many wilds) has thousands of candidate melds: a bound this
+size keeps a batch's memory flat (tens of MiB) while a hand's melds stay
+known from one hand to the next.
 """
 
 
@@ -131,6 +140,14 @@ class Solver:
         self._suit = self.candidates.suit
         self.sign = self.objective.sign
         self.left_utility, self.meld_terms = self._terms()
+        self._live = self.candidates.live
+        self._live_gains: dict[Multiset, int] = {}
+        self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
+        """A hand's live cards -> the melds of their best arrangement."""
+        table = hand_table(ruleset)
+        self._hand_values: tuple[int, ...] | None = None if table is None else tuple(ruleset.hand_values[table])
+        """The round formula's hand table, per card code (``None``: the formula values no hand)."""
+        """A hand's live cards (those some candidate meld may use) -> the best total gain of their melds."""
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
         self._gain_values: dict[Multiset, int | None] = {}
         self._value_by_meld: dict[Multiset, int | None] = {}
@@ -162,8 +179,14 @@ class Solver:
             return
         clock = budget if isinstance(budget, Clock) else (
             self.budget if budget is None else as_budget(budget)).start(what)
-        if len(self._gains) + len(self._value_by_meld) > CACHE_LIMIT:
-            self.clear_caches()
+        if len(self._gains) + len(self._live_melds) > CACHE_LIMIT:
+            for readings in (self._gains, self._live_melds):
+                readings.clear()
+        values: tuple[dict[Multiset, Any], ...] = (
+            self._value_by_meld, self._gain_values, self._live_gains, self._swaps, self._class_naturals)
+        if sum(map(len, values)) > VALUE_CACHE_LIMIT:
+            for cache in values:
+                cache.clear()
         paused = gc.isenabled()
         if paused:
             gc.disable()
@@ -178,7 +201,8 @@ class Solver:
 
     def clear_caches(self) -> None:
         """Forget every meld's cached gain (the answers stay the same; they are worked out again)."""
-        for cache in (self._gains, self._gain_values, self._value_by_meld, self._swaps, self._class_naturals):
+        for cache in (self._gains, self._gain_values, self._value_by_meld, self._swaps, self._class_naturals,
+                      self._live_gains, self._live_melds):
             cache.clear()
 
     # ------------------------------------------------------------ objective pieces
@@ -222,6 +246,10 @@ class Solver:
         cached = self._gains.get(meld, False)
         if cached is not False:
             return cached  # type: ignore[return-value]
+        result = self._gains[meld] = self._evaluate(meld)
+        return result
+
+    def _evaluate(self, meld: Multiset) -> tuple[int, Reading] | None:
         best = self.matcher.match(meld, reasons=False, budget=self._clock).best
         if best is not None and tuple(sorted(best.order)) != tuple(range(len(meld))):
             raise AssertionError("a reading covers every card")  # pragma: no cover
@@ -241,7 +269,6 @@ class Solver:
                     value += coeff * self._table_points(table, meld, best)
             utility = self.sign * value - sum(self.left_utility[c] for c in meld)
             result = (utility, best)
-        self._gains[meld] = result
         return result
 
     def gain_value(self, meld: Multiset) -> int | None:
@@ -259,7 +286,7 @@ class Solver:
         if key in self._gain_values:
             value = self._gain_values[key]
         else:
-            g = self.gain(key)
+            g = self._gains.get(key) if key in self._gains else self._evaluate(key)  # the reading is not kept
             value = None if g is None else g[0]
             self._gain_values[key] = value
         by_meld[meld] = value
@@ -348,7 +375,7 @@ class Solver:
             if self._suit[c] != self._suit[plain[0]] and self._rank[c] != self._rank[plain[0]]:
                 continue  # forced wild in this meld
             canon = self._canonical(meld)
-            g = self.gain(canon)
+            g = self._gains.get(canon) if canon in self._gains else self._evaluate(canon)
             assert g is not None
             reading = g[1]
             if any(canon[reading.order[q]] == c and not reading.wild[q] for q in range(len(canon))):
@@ -422,9 +449,26 @@ class Solver:
         is exact or there is none.
         """
         with self._running(budget, "arranging the hand"):
-            hand = self._search(self._cards(cards), self._gain_or_none)
-            hand.solve(hand.full)
-            return self._build(hand, hand.full)
+            given = self._cards(cards)
+            return self._arranged(given, self._live_arrangement(self._live(given)))
+
+    def _live_arrangement(self, live: Multiset) -> tuple[PlacedMeld, ...]:
+        """The melds of the best arrangement of a hand whose live cards are ``live`` (cached per ``live``).
+
+        The cards no candidate meld can use do not change the search (they are
+        kept whatever it chooses), so the melds depend on the live cards alone,
+        and hands that share them share the answer.
+        """
+        found = self._live_melds.get(live)
+        if found is None:
+            if live and self._may_meld(live):
+                hand = self._search(live, self._gain_or_none)
+                hand.solve(hand.full)
+                found = self._chosen(hand, hand.full)
+            else:
+                found = ()
+            self._live_melds[live] = found
+        return found
 
     def best_score(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> int:
         """Just the score of the best arrangement (as ``arrange(cards).score``, without building it).
@@ -435,9 +479,13 @@ class Solver:
         searched over a bitmask of its cards.
         """
         utility = sum(map(self.left_utility.__getitem__, cards))
-        if self._may_meld(cards):
-            with self._running(budget, "scoring the hand"):
-                utility += self._best_gain(tuple(cards))
+        live = self._live(cards)
+        if live:
+            gain = self._live_gains.get(live)
+            if gain is None:
+                with self._running(budget, "scoring the hand"):
+                    gain = self._live_gains[live] = self._gain_of(live)
+            utility += gain
         objective = self.objective
         value = self.sign * utility + objective.linear.const
         return objective.wrap(value) if objective.wrap is not None else value
@@ -518,32 +566,44 @@ class Solver:
 
     def _build(self, hand: HandSearch, key: int, dropped: Card | None = None) -> Arrangement:
         """The arrangement the search chose for the free cards ``key`` (and the dead cards)."""
+        cards = list(hand.given)
+        if dropped is not None:
+            cards.remove(dropped)
+        return self._arranged(tuple(cards), self._chosen(hand, key, dropped))
+
+    def _chosen(self, hand: HandSearch, key: int, dropped: Card | None = None) -> tuple[PlacedMeld, ...]:
+        """The melds the search chose for the free cards ``key``, in real cards and read."""
         chosen: list[Multiset] = []
-        left: list[Card] = list(hand.dead)
-        if dropped is not None and hand.alias.get(dropped, dropped) in left:
-            left.remove(hand.alias.get(dropped, dropped))
         while key:
-            i = hand.first(key)
             choice = hand.choice(key)
             if choice < 0:
-                left.append(hand.codes[i])
                 key = hand.drop_first(key)
                 continue
             cand = hand.cands[choice]
             chosen.append(cand.cards)
             key -= cand.delta
-        real_melds, real_left = hand.real(chosen, left, dropped)
+        real_melds, _ = hand.real(chosen, [], dropped)
         melds: list[PlacedMeld] = []
         for m in real_melds:
-            g = self.gain(self._sorted(m))
+            m = self._sorted(m)
+            g = self.gain(m)
             assert g is not None, "a chosen meld is legal"
-            melds.append(PlacedMeld(self._sorted(m), g[1], g[0]))
-        left = list(self._sorted(real_left))
-        scored = score_player(self.rs, melds=[m.cards for m in melds], hand=left, players=self.players)
-        cards = list(hand.given)
-        if dropped is not None:
-            cards.remove(dropped)
-        return Arrangement(tuple(cards), tuple(melds), tuple(left), scored.hand_value, scored.score, not left)
+            melds.append(PlacedMeld(m, g[1], g[0]))
+        return tuple(melds)
+
+    def _arranged(self, cards: Multiset, melds: tuple[PlacedMeld, ...]) -> Arrangement:
+        """``cards`` with ``melds`` put down and the rest kept, scored by the round formula.
+
+        The score is the objective's (the round formula's exact linear form, as
+        :meth:`best_score` gives it); the left cards' value is read from the
+        formula's hand table.
+        """
+        left = self._sorted(minus_all(cards, [m.cards for m in melds])) if melds else self._sorted(cards)
+        left_utility = self.left_utility
+        utility = sum(map(left_utility.__getitem__, cards)) + sum(m.gain for m in melds)
+        values = self._hand_values
+        left_value = None if values is None else sum(map(values.__getitem__, left))
+        return Arrangement(cards, melds, left, left_value, self._score_of(utility), not left)
 
     # ------------------------------------------------------------ going out, discards
 
@@ -779,9 +839,7 @@ class Solver:
             g = self.gain(m)
             assert g is not None
             placed.append(PlacedMeld(m, g[1], g[0]))
-        left = self._sorted(minus_all(cards, melds))
-        scored = score_player(self.rs, melds=melds, hand=left, players=self.players)
-        return Arrangement(cards, tuple(placed), left, scored.hand_value, scored.score, not left)
+        return self._arranged(cards, tuple(placed))
 
 
 class _Outer:

@@ -101,6 +101,19 @@ class CandidateGenerator:
         self.suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
         self.wild_limit = {k.index: wild_limit(k) for k in self.shapes}
         self.run_windows = {k.index: run_windows(k, deck.n_ranks, deck.ace) for k in self.shapes if k.run}
+        self._run_live: dict[int, dict[int, int]] = {k.index: {} for k in self.shapes if k.run}
+        """Per run shape: (one suit's ranks present, wilds it may use) -> the ranks some candidate may use."""
+        self._run_table: dict[int, dict[int, tuple[tuple[tuple[int, ...], int], ...]]] = {
+            k.index: {} for k in self.shapes if k.run}
+        """Per run shape: (one suit's ranks present, wilds it may use) -> its run skeletons (:meth:`_run_skeletons`)."""
+        self._set_shapes = tuple(
+            (k.lo, k.distinct is not None, 0 if k.no_wilds is not None else self.wild_limit[k.index])
+            for k in self.shapes if not k.run)
+        self._run_shapes = tuple(
+            (k.index, k.lo, 0 if k.no_wilds is not None else self.wild_limit[k.index]) for k in self.shapes if k.run)
+        self.set_natural = tuple(
+            c != deck.joker_code and not (self.wild_capable[c] and not self.natural_too) for c in range(deck.n_codes))
+        """Per card code, whether a set may hold it as a natural card (as :meth:`hand_candidates` generates them)."""
 
     def ordered(self, cards: Sequence[Card]) -> Multiset:
         order = self.order
@@ -204,6 +217,69 @@ class CandidateGenerator:
                         return True
         return False
 
+    # ------------------------------------------------------------ the cards that may meld
+
+    def live(self, cards: Sequence[Card]) -> Multiset:
+        """The cards of ``cards`` that some candidate meld of the hand may use, in the processing order.
+
+        Every card that can be wild, every card of a rank whose set could reach
+        its least size, and every card in a run window that the hand's wilds
+        could fill: exactly the cards that :meth:`hand_candidates` can put in a
+        candidate, so the best arrangement of the hand is that of its live
+        cards with the others kept.  The run part is read from a table per
+        shape, filled once per (ranks of one suit present, wilds usable).
+        """
+        rank, suit, wild_capable, set_natural = self.rank, self.suit, self.wild_capable, self.set_natural
+        n_ranks = self.deck.n_ranks
+        present = [0] * self.deck.n_suits
+        in_sets = [0] * n_ranks
+        suits_of = [0] * n_ranks
+        n_wild = 0
+        for c in cards:
+            if wild_capable[c]:
+                n_wild += 1
+            r = rank[c]
+            if r >= 0:
+                present[suit[c]] |= 1 << r
+                if set_natural[c]:
+                    in_sets[r] += 1
+                    suits_of[r] |= 1 << suit[c]
+        live_ranks = 0  # ranks whose set could be made
+        for lo, distinct, limit in self._set_shapes:
+            budget = min(n_wild, limit)
+            for r in range(n_ranks):
+                n = in_sets[r]
+                if n and (suits_of[r].bit_count() if distinct else n) + budget >= lo:
+                    live_ranks |= 1 << r
+        live_runs = [0] * len(present)
+        for index, lo, limit in self._run_shapes:
+            budget = min(n_wild, limit)
+            table = self._run_live[index]
+            for s, mask in enumerate(present):
+                if mask:
+                    key = mask | budget << n_ranks
+                    found = table.get(key)
+                    if found is None:
+                        found = table[key] = self._live_in_runs(index, lo, mask, budget)
+                    live_runs[s] |= found
+        out = [c for c in cards if wild_capable[c] or (rank[c] >= 0 and (
+            (live_ranks >> rank[c] & 1 and set_natural[c]) or live_runs[suit[c]] >> rank[c] & 1))]
+        return self.ordered(out) if out else ()
+
+    def _live_in_runs(self, index: int, lo: int, present: int, budget: int) -> int:
+        """The ranks of ``present`` (one suit) that a run candidate with up to ``budget`` wilds may use."""
+        n_present = present.bit_count()
+        if n_present + budget < lo:
+            return 0
+        live = 0
+        for size, _, mask in self.run_windows[index]:
+            if size > n_present + budget:
+                break
+            have = mask & present
+            if have and size - have.bit_count() <= budget:
+                live |= have
+        return live
+
     # ------------------------------------------------------------ candidate melds of a hand
 
     def hand_candidates(self, hand: Multiset) -> list[Multiset]:
@@ -261,30 +337,50 @@ class CandidateGenerator:
 
     def _runs(self, k: CompiledShape, counts: Counter[Card], pool: list[tuple[Card, int]],
               wilds_for: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
-        deck = self.deck
         n_wild = sum(n for _, n in pool)
         budget = 0 if k.no_wilds is not None else min(n_wild, self.wild_limit[k.index])
-        windows = self.run_windows[k.index]
-        for suit in range(deck.n_suits):
-            codes = self.suit_codes[suit]
+        n_ranks = self.deck.n_ranks
+        table = self._run_table[k.index]
+        for codes in self.suit_codes:
             present = 0
-            n_present = 0
             for r, c in enumerate(codes):
-                if counts[c] > 0:
+                if c in counts:
                     present |= 1 << r
-                    n_present += 1
-            if n_present == 0 or n_present + budget < k.lo:
+            if not present:
                 continue
-            for size, ranks, mask in windows:
-                if size > n_present + budget:
-                    break
-                have = (mask & present).bit_count()
-                gaps = size - have
-                if gaps > budget or not have:
-                    continue
-                options = [codes[r] for r in ranks if present >> r & 1]
-                for extra in range(min(budget - gaps, have - 1) + 1):
-                    for to_wild in itertools.combinations(range(have), extra):
-                        naturals = [c for i, c in enumerate(options) if i not in to_wild]
-                        for wilds in wilds_for(gaps + extra, naturals):
-                            yield (*naturals, *wilds)
+            key = present | budget << n_ranks
+            skeletons = table.get(key)
+            if skeletons is None:
+                skeletons = table[key] = self._run_skeletons(k, present, budget)
+            for ranks, wild in skeletons:
+                naturals = [codes[r] for r in ranks]
+                if wild:
+                    for wilds in wilds_for(wild, naturals):
+                        yield (*naturals, *wilds)
+                else:
+                    yield tuple(naturals)
+
+    def _run_skeletons(self, k: CompiledShape, present: int, budget: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """The run candidates of one suit whose ranks ``present`` are held: (natural ranks, wilds to add).
+
+        Every window of an allowed size that the held ranks and up to ``budget``
+        wilds can fill, with any of its held naturals (but one) given up to a
+        wild as well.  Filled once per (shape, ranks present, budget): the
+        table the run candidates of every hand are read from.
+        """
+        n_present = present.bit_count()
+        if n_present + budget < k.lo:
+            return ()
+        out: list[tuple[tuple[int, ...], int]] = []
+        for size, ranks, mask in self.run_windows[k.index]:
+            if size > n_present + budget:
+                break
+            have = (mask & present).bit_count()
+            gaps = size - have
+            if gaps > budget or not have:
+                continue
+            options = [r for r in ranks if present >> r & 1]
+            for extra in range(min(budget - gaps, have - 1) + 1):
+                for to_wild in itertools.combinations(range(have), extra):
+                    out.append((tuple(r for i, r in enumerate(options) if i not in to_wild), gaps + extra))
+        return tuple(out)
