@@ -41,7 +41,7 @@ from loba_dsl.scoring.rounds import hand_table
 from loba_dsl.solver.candidates import CandidateGenerator
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
-from loba_dsl.solver.search import HandSearch
+from loba_dsl.solver.search import HandSearch, field_bits
 
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
@@ -51,6 +51,9 @@ CACHE_LIMIT = 20_000
 Long batches (20,000 hands) would otherwise grow memory without bound; a
 meld's reading is cheap to work out again.
 """
+
+_LIGHT_UP_TO = 48
+"""Hands with at most this many candidate melds are scored by the plain memoised search (no bounds)."""
 
 VALUE_CACHE_LIMIT = 200_000
 """Entries the solver's caches of plain numbers (a meld's gain, a hand's best gain) may hold.
@@ -419,25 +422,28 @@ class Solver:
         """The search of one hand, over its candidate melds of positive ``gain``."""
         cards = self._sorted(given)
         raw = []
-        clock = self._clock
-        last = self._last_candidates
-        if last is not None and last[0] == cards:
-            melds = last[1]  # the same hand again in this call (its arrangement, then can it go out)
-        else:
-            melds = []
-            for m in self.candidates.hand_candidates(cards):
-                if clock is not None:
-                    clock.tick()
-                melds.append(m)
-            if self._clock is not None:
-                self._last_candidates = (cards, melds)
-        for m in melds:
+        for m in self._candidate_melds(cards):
             g = gain(m)
             if g is not None and g > 0:
                 raw.append((m, g))
         cards, raw, stand_ins = self.merge_pure_wilds(cards, raw)
         return HandSearch(given, cards, raw, order=self.order, joker=self.deck.joker_code, stand_ins=stand_ins,
-                          swaps=self.joker_class_wilds, clock=clock)
+                          swaps=self.joker_class_wilds, clock=self._clock)
+
+    def _candidate_melds(self, cards: Multiset) -> list[Multiset]:
+        """The candidate melds of ``cards`` (sorted in the processing order), generated once per hand and call."""
+        last = self._last_candidates
+        if last is not None and last[0] == cards:
+            return last[1]  # the same hand again in this call (its arrangement, then can it go out)
+        clock = self._clock
+        melds = []
+        for m in self.candidates.hand_candidates(cards):
+            if clock is not None:
+                clock.tick()
+            melds.append(m)
+        if clock is not None:
+            self._last_candidates = (cards, melds)
+        return melds
 
     def arrange(self, cards: Sequence[Card] | str, *, budget: BudgetLike | Clock = None) -> Arrangement:
         """The best arrangement of ``cards`` (codes, or text in the ruleset's notation) if the round ended now.
@@ -517,8 +523,71 @@ class Solver:
         return self._searched_gain(hand)
 
     def _searched_gain(self, hand: Multiset) -> int:
+        cards = self._sorted(hand)
+        gain = self.gain_value
+        raw = []
+        for m in self._candidate_melds(cards):
+            g = gain(m)
+            if g is not None and g > 0:
+                raw.append((m, g))
+        if len(raw) <= _LIGHT_UP_TO:
+            return self._light_gain(cards, raw)
         search = self._search(hand, self._gain_or_none)
         return search.solve(search.full)
+
+    def _light_gain(self, cards: Multiset, melds: list[tuple[Multiset, int]]) -> int:
+        """The best total gain of disjoint ``melds`` by a plain memoised search (few melds: no bounds needed).
+
+        The same recursion as :class:`HandSearch` (the first free card is kept
+        or melded), over packed counts of the cards the melds use, without its
+        bounds, orderings and exchanges, which cost more than they save on a
+        small hand.
+        """
+        index: dict[Card, int] = {}
+        for m, _ in melds:
+            for c in m:
+                if c not in index:
+                    index[c] = len(index)
+        if not index:
+            return 0
+        counts = [0] * len(index)
+        for c in cards:
+            if c in index:
+                counts[index[c]] += 1
+        bits = field_bits(max(counts))
+        unit = [1 << (bits * i) for i in range(len(index))]
+        guard = sum(u << (bits - 1) for u in unit)
+        by_first: list[list[tuple[int, int]]] = [[] for _ in index]
+        for m, g in melds:
+            delta = 0
+            first = len(index)
+            for c in m:
+                i = index[c]
+                delta += unit[i]
+                if i < first:
+                    first = i
+            by_first[first].append((delta, g))
+        memo: dict[int, int] = {0: 0}
+        clock = self._clock
+
+        def solve(key: int) -> int:
+            hit = memo.get(key)
+            if hit is not None:
+                return hit
+            if clock is not None:
+                clock.tick()
+            i = ((key & -key).bit_length() - 1) // bits
+            best = solve(key - unit[i])
+            fit = key | guard
+            for delta, g in by_first[i]:
+                if (fit - delta) & guard == guard:
+                    value = g + solve(key - delta)
+                    if value > best:
+                        best = value
+            memo[key] = best
+            return best
+
+        return solve(sum(n * u for n, u in zip(counts, unit, strict=True)))
 
     def _plain_and_distinct(self, hand: Multiset) -> bool:
         wild = self.wild_capable

@@ -106,6 +106,9 @@ class CandidateGenerator:
         self._run_table: dict[int, dict[int, tuple[tuple[tuple[int, ...], int], ...]]] = {
             k.index: {} for k in self.shapes if k.run}
         """Per run shape: (one suit's ranks present, wilds it may use) -> its run skeletons (:meth:`_run_skeletons`)."""
+        self._set_table: dict[int, dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[tuple[int, ...], int], ...]]] = {
+            k.index: {} for k in self.shapes if not k.run}
+        """Per set shape: (copies held of one rank by suit, wilds it may use) -> its set skeletons."""
         self._set_shapes = tuple(
             (k.lo, k.distinct is not None, 0 if k.no_wilds is not None else self.wild_limit[k.index])
             for k in self.shapes if not k.run)
@@ -114,6 +117,10 @@ class CandidateGenerator:
         self.set_natural = tuple(
             c != deck.joker_code and not (self.wild_capable[c] and not self.natural_too) for c in range(deck.n_codes))
         """Per card code, whether a set may hold it as a natural card (as :meth:`hand_candidates` generates them)."""
+        self._card_info = tuple(
+            (self.suit[c], 1 << self.rank[c] if self.rank[c] >= 0 else 0, self.rank[c], self.set_natural[c],
+             self.wild_capable[c]) for c in range(deck.n_codes))
+        """Per card code: its suit, its rank's bit, its rank, whether a set holds it natural, whether it can be wild."""
 
     def ordered(self, cards: Sequence[Card]) -> Multiset:
         order = self.order
@@ -229,42 +236,49 @@ class CandidateGenerator:
         cards with the others kept.  The run part is read from a table per
         shape, filled once per (ranks of one suit present, wilds usable).
         """
-        rank, suit, wild_capable, set_natural = self.rank, self.suit, self.wild_capable, self.set_natural
-        n_ranks = self.deck.n_ranks
+        info = self._card_info
         present = [0] * self.deck.n_suits
-        in_sets = [0] * n_ranks
-        suits_of = [0] * n_ranks
+        in_sets: dict[int, int] = {}
+        suits_of: dict[int, int] = {}
         n_wild = 0
         for c in cards:
-            if wild_capable[c]:
+            su, bit, r, natural, wild = info[c]
+            if wild:
                 n_wild += 1
-            r = rank[c]
-            if r >= 0:
-                present[suit[c]] |= 1 << r
-                if set_natural[c]:
-                    in_sets[r] += 1
-                    suits_of[r] |= 1 << suit[c]
+            if su >= 0:
+                present[su] |= bit
+                if natural:
+                    in_sets[r] = in_sets.get(r, 0) + 1
+                    suits_of[r] = suits_of.get(r, 0) | 1 << su
         live_ranks = 0  # ranks whose set could be made
         for lo, distinct, limit in self._set_shapes:
-            budget = min(n_wild, limit)
-            for r in range(n_ranks):
-                n = in_sets[r]
-                if n and (suits_of[r].bit_count() if distinct else n) + budget >= lo:
+            need = lo - min(n_wild, limit)
+            for r, n in in_sets.items():
+                if n >= need and (not distinct or suits_of[r].bit_count() >= need):
                     live_ranks |= 1 << r
         live_runs = [0] * len(present)
+        found_run = 0
+        n_ranks = self.deck.n_ranks
         for index, lo, limit in self._run_shapes:
             budget = min(n_wild, limit)
             table = self._run_live[index]
-            for s, mask in enumerate(present):
+            for su, mask in enumerate(present):
                 if mask:
                     key = mask | budget << n_ranks
                     found = table.get(key)
                     if found is None:
                         found = table[key] = self._live_in_runs(index, lo, mask, budget)
-                    live_runs[s] |= found
-        out = [c for c in cards if wild_capable[c] or (rank[c] >= 0 and (
-            (live_ranks >> rank[c] & 1 and set_natural[c]) or live_runs[suit[c]] >> rank[c] & 1))]
-        return self.ordered(out) if out else ()
+                    if found:
+                        live_runs[su] |= found
+                        found_run = 1
+        if not (live_ranks or found_run or n_wild):
+            return ()
+        out = []
+        for c in cards:
+            su, bit, r, natural, wild = info[c]
+            if wild or (su >= 0 and (live_runs[su] & bit or (natural and live_ranks & bit))):
+                out.append(c)
+        return self.ordered(out)
 
     def _live_in_runs(self, index: int, lo: int, present: int, budget: int) -> int:
         """The ranks of ``present`` (one suit) that a run candidate with up to ``budget`` wilds may use."""
@@ -287,19 +301,25 @@ class CandidateGenerator:
         counts = Counter(hand)
         pool = [(c, n) for c, n in sorted(counts.items(), key=lambda cn: self.order[cn[0]]) if self.wild_capable[c]]
         out: set[Multiset] = set()
-        pool_codes = {c for c, _ in pool}
+        # Only a wild that can also stand as itself may already be in the meld as a natural.
+        pool_codes = {c for c, _ in pool if self.rank[c] >= 0}
         memo: dict[tuple[int, Multiset], list[Multiset]] = {}
 
         def wilds_for(size: int, used: Sequence[Card]) -> list[Multiset]:
             """Wild cards to add: every multiset of ``size`` from the pool, less copies already used."""
-            key = (size, tuple(sorted(c for c in used if c in pool_codes)))
+            key = (size, tuple(sorted(c for c in used if c in pool_codes)) if pool_codes else ())
             found = memo.get(key)
             if found is None:
                 found = memo[key] = list(combos(pool, size, exclude=key[1]))
             return found
 
+        present = [0] * self.deck.n_suits
+        rank, suit = self.rank, self.suit
+        for c in counts:
+            if rank[c] >= 0:
+                present[suit[c]] |= 1 << rank[c]
         for k in self.shapes:
-            gen = self._runs(k, counts, pool, wilds_for) if k.run else self._sets(k, counts, pool, wilds_for)
+            gen = self._runs(k, present, pool, wilds_for) if k.run else self._sets(k, counts, pool, wilds_for)
             for m in gen:
                 out.add(self.ordered(m))
         wild_cards = sum(n for _, n in pool)
@@ -313,39 +333,54 @@ class CandidateGenerator:
 
     def _sets(self, k: CompiledShape, counts: Counter[Card], pool: list[tuple[Card, int]],
               wilds_for: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
-        deck = self.deck
         budget = 0 if k.no_wilds is not None else min(self.wild_limit[k.index], sum(n for _, n in pool))
-        by_rank: dict[int, list[tuple[Card, int]]] = {}
-        for c, n in sorted(counts.items()):
-            if c != deck.joker_code and not (self.wild_capable[c] and not self.natural_too):
-                by_rank.setdefault(deck.rank_of(c), []).append((c, n))
-        for items in by_rank.values():
-            if sum(n for _, n in items) + budget < k.lo:
-                continue
-            for sub in submultisets(items, k.hi):
-                if not sub:
-                    continue
-                if k.distinct is not None:
-                    suits = [deck.suit_of(c) for c in sub]
-                    if len(set(suits)) < len(suits):
-                        continue
-                for w in range(min(budget, k.hi - len(sub)) + 1):
-                    if len(sub) + w < k.lo:
-                        continue
-                    for wilds in wilds_for(w, sub):
-                        yield (*sub, *wilds)
+        rank, suit, set_natural = self.rank, self.suit, self.set_natural
+        by_rank: dict[int, list[tuple[int, int]]] = {}
+        for c, n in counts.items():
+            if set_natural[c]:
+                by_rank.setdefault(rank[c], []).append((suit[c], n))
+        table = self._set_table[k.index]
+        codes = self.suit_codes
+        for r, held in by_rank.items():
+            key = (tuple(sorted(held)), budget)
+            skeletons = table.get(key)
+            if skeletons is None:
+                skeletons = table[key] = self._set_skeletons(k, key[0], budget)
+            for suits, wild in skeletons:
+                naturals = [codes[su][r] for su in suits]
+                if wild:
+                    for wilds in wilds_for(wild, naturals):
+                        yield (*naturals, *wilds)
+                else:
+                    yield tuple(naturals)
 
-    def _runs(self, k: CompiledShape, counts: Counter[Card], pool: list[tuple[Card, int]],
+    def _set_skeletons(self, k: CompiledShape, held: tuple[tuple[int, int], ...], budget: int
+                       ) -> tuple[tuple[tuple[int, ...], int], ...]:
+        """The set candidates of one rank whose cards ``held`` are (suit, copies): (natural suits, wilds to add).
+
+        Every non-empty choice of the held copies (in distinct suits where the
+        shape says so) with as many wilds as make an allowed size.  Filled once
+        per (shape, copies held by suit, budget): the table the set candidates
+        of every hand are read from.
+        """
+        if sum(n for _, n in held) + budget < k.lo:
+            return ()
+        out: list[tuple[tuple[int, ...], int]] = []
+        for sub in submultisets(list(held), k.hi):
+            if not sub or (k.distinct is not None and len(set(sub)) < len(sub)):
+                continue
+            for w in range(min(budget, k.hi - len(sub)) + 1):
+                if len(sub) + w >= k.lo:
+                    out.append((sub, w))
+        return tuple(out)
+
+    def _runs(self, k: CompiledShape, present_by_suit: list[int], pool: list[tuple[Card, int]],
               wilds_for: Callable[[int, Sequence[Card]], list[Multiset]]) -> Iterator[Multiset]:
         n_wild = sum(n for _, n in pool)
         budget = 0 if k.no_wilds is not None else min(n_wild, self.wild_limit[k.index])
         n_ranks = self.deck.n_ranks
         table = self._run_table[k.index]
-        for codes in self.suit_codes:
-            present = 0
-            for r, c in enumerate(codes):
-                if c in counts:
-                    present |= 1 << r
+        for codes, present in zip(self.suit_codes, present_by_suit, strict=True):
             if not present:
                 continue
             key = present | budget << n_ranks
