@@ -12,7 +12,10 @@ into legal melds must satisfy the requirement in force:
   melds of the contract's kinds in its numbers exactly
   (:class:`~loba_dsl.scoring.requirements.ContractRule`), and with
   ``other_melds`` (the default, as ``loba arrange`` lays the contract down and
-  then any other melds) any other legal melds beside them.
+  then any other melds) any other legal melds beside them.  Without it the
+  lay-down is the contract alone, as the referee (:mod:`loba_dsl.game.referee`)
+  judges a first lay-down: exactly the contract's melds in that turn (lay-offs
+  onto them only make them longer melds of the same kinds).
 
 The searches are memoised over the packed free-card keys of one
 :class:`~loba_dsl.solver.search.HandSearch` of the whole hand, built from every
@@ -256,10 +259,10 @@ def go_out_meeting(solver: Solver, cards: Sequence[Card], rule: OpeningRule | Co
     budget (default: the solver's) bounds the whole answer.
     """
     rs = solver.rs
-    clock = budget if isinstance(budget, Clock) else (
-        solver.budget if budget is None else as_budget(budget)).start("deciding whether the hand can go out")
     if not rs.turn.go_out_on_first_lay_down:
         return None  # the player goes out only in a later turn than their first lay-down
+    clock = budget if isinstance(budget, Clock) else (
+        solver.budget if budget is None else as_budget(budget)).start("deciding whether the hand can go out")
     parts = FullPartitions(solver, cards, clock)
     kinds: tuple[str, ...] = ()
     need: tuple[int, ...] = ()
