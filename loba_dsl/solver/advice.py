@@ -13,21 +13,26 @@ if any legal melds could go down.  Under a ruleset with ``requirements``
 
 :func:`arrange_hand` is the one function behind ``loba arrange`` (and a service's
 equivalent): it reads the hand, applies the requirements unless ``opened``, and
-says whether the hand can go out honouring them.  ``round_number`` is the round
-being played (1-based); a ruleset with contracts needs it until the player has
-opened.
+says whether the hand can go out honouring them: exactly, by a search over
+every partition of the hand into legal melds
+(:func:`~loba_dsl.solver.going_out.go_out_meeting`), not only over the
+requirement's best arrangement.  ``round_number`` is the round being played
+(1-based); a ruleset with contracts needs it until the player has opened.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from loba_dsl.budget import BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import check_copies
 from loba_dsl.errors import InputError
-from loba_dsl.rules.model import GoingOut, Ruleset
+from loba_dsl.rules.model import Ruleset
+from loba_dsl.scoring.requirements import ContractRule, OpeningRule, contract_rule, opening_rule
 from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import ArrangedHand, Arrangement, PlacedMeld, Solver
+from loba_dsl.solver.going_out import go_out_meeting
 
 __all__ = ["arrange_hand", "requirement_in_force"]
 
@@ -54,7 +59,7 @@ def requirement_in_force(ruleset: Ruleset, *, opened: bool, round_number: int | 
 
 def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_number: int | None = None,
                  lang: str | None = None, source: str = "<cards>", line: int = 1,
-                 discard: bool = False) -> ArrangedHand:
+                 discard: bool = False, budget: BudgetLike | Clock = None) -> ArrangedHand:
     """Read a hand (``line`` of ``source``) and arrange it as the player stands: see the module's doc.
 
     Without requirements in force this is :meth:`Solver.arrange_text`.  With
@@ -62,32 +67,35 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     lay-down reaching the opening minimum, or the round's contract and then any
     other melds), and ``can_go_out`` says whether the whole hand can go out with
     such a lay-down.  ``discard=True``: the hand has just drawn, so every discard
-    is tried first.
+    is tried first.  ``budget`` (default: the solver's) bounds the whole answer.
     """
     rs = solver.rs
     need = requirement_in_force(rs, opened=opened, round_number=round_number)
     if need is None:
-        return solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard)
+        return solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard, budget=budget)
+    rule: OpeningRule | ContractRule
     if need == "contract":
         assert round_number is not None
-        from loba_dsl.scoring.requirements import contract_rule
-
-        contract_rule(rs, round_number)  # a round outside the list is an InputError before any search
+        rule = contract_rule(rs, round_number)  # a round outside the list is an InputError before any search
+    else:
+        rule = opening_rule(rs)
     parsed = rs.notation(lang).parse(text, source=source, first_line=line)
     check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
     cards = parsed.cards
     if not cards:
         raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
+    clock = budget if isinstance(budget, Clock) else (
+        solver.budget if budget is None else as_budget(budget)).start("arranging the hand")
 
     def best(hand: Sequence[Card]) -> Arrangement:
         if need == "opening":
-            found = solver.best_opening(hand)
+            found = solver.best_opening(hand, budget=clock)
             return found if found is not None else _arranged(solver, hand, [])
         assert round_number is not None
-        done = solver.contract(hand, round_number)
+        done = solver.contract(hand, round_number, budget=clock)
         if done is None:
             return _arranged(solver, hand, [])
-        rest = solver.arrange(done.left)
+        rest = solver.arrange(done.left, budget=clock)
         return _arranged(solver, hand, [*(m.cards for m in done.melds), *(m.cards for m in rest.melds)])
 
     dropped: Card | None = None
@@ -101,7 +109,8 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
         dropped, arrangement = choice[1], choice[2]
     else:
         arrangement = best(cards)
-    return ArrangedHand(cards, arrangement, dropped, _can_go_out(solver, cards, best))
+    going_out = go_out_meeting(solver, cards, rule, budget=clock) is not None
+    return ArrangedHand(cards, arrangement, dropped, going_out)
 
 
 def _better(rs: Ruleset, score: int, than: int) -> bool:
@@ -114,32 +123,6 @@ def _without(cards: Sequence[Card], card: Card) -> tuple[Card, ...]:
     out = list(cards)
     out.remove(card)
     return tuple(out)
-
-
-def _can_go_out(solver: Solver, cards: Sequence[Card], best: object) -> bool:
-    """Whether some lay-down allowed now melds the whole hand (less the discard ``turn.going_out`` allows).
-
-    Checked only where the hand can go out at all without the requirement (a
-    necessary condition the solver answers exactly); then the requirement's best
-    arrangement of each possible remainder must leave nothing (or, under
-    ``one_card_left``, at most one card).
-    """
-    assert callable(best)
-    if not solver.can_go_out(cards).possible:
-        return False
-    rule = solver.rs.turn.going_out
-    keep = 1 if rule is GoingOut.ONE_CARD_LEFT else 0
-    options: list[tuple[Card, ...]] = []
-    if rule is not GoingOut.DISCARD_REQUIRED:
-        options.append(tuple(cards))
-    if rule is not GoingOut.ONE_CARD_LEFT:
-        options.extend(_without(cards, c) for c in dict.fromkeys(cards))
-    for hand in options:
-        arr = best(hand)
-        assert isinstance(arr, Arrangement)
-        if len(arr.left) <= keep:
-            return True
-    return False
 
 
 def _arranged(solver: Solver, cards: Sequence[Card], melds: Sequence[Sequence[Card]]) -> Arrangement:
