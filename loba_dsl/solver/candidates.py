@@ -27,6 +27,10 @@ __all__ = ["CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_li
 RunWindow = tuple[int, tuple[int, ...], int]
 """A run window: its size, the rank at each position, and the bitmask of its ranks."""
 
+Skeleton = tuple[tuple[int, ...], int]
+"""A candidate meld before its cards are named: the ranks (a run's) or suits (a set's) of its naturals, and
+how many wilds it takes."""
+
 
 def wild_limit(shape: CompiledShape) -> int:
     """The most wilds a meld of this shape may hold (its size limit and its ``wilds`` limits)."""
@@ -103,10 +107,10 @@ class CandidateGenerator:
         self.run_windows = {k.index: run_windows(k, deck.n_ranks, deck.ace) for k in self.shapes if k.run}
         self._run_live: dict[int, dict[int, int]] = {k.index: {} for k in self.shapes if k.run}
         """Per run shape: (one suit's ranks present, wilds it may use) -> the ranks some candidate may use."""
-        self._run_table: dict[int, dict[int, tuple[tuple[tuple[int, ...], int], ...]]] = {
+        self._run_table: dict[int, dict[int, tuple[Skeleton, ...]]] = {
             k.index: {} for k in self.shapes if k.run}
         """Per run shape: (one suit's ranks present, wilds it may use) -> its run skeletons (:meth:`_run_skeletons`)."""
-        self._set_table: dict[int, dict[tuple[tuple[tuple[int, int], ...], int], tuple[tuple[tuple[int, ...], int], ...]]] = {
+        self._set_table: dict[int, dict[tuple[tuple[tuple[int, int], ...], int], tuple[Skeleton, ...]]] = {
             k.index: {} for k in self.shapes if not k.run}
         """Per set shape: (copies held of one rank by suit, wilds it may use) -> its set skeletons."""
         self._set_shapes = tuple(
@@ -355,7 +359,7 @@ class CandidateGenerator:
                     yield tuple(naturals)
 
     def _set_skeletons(self, k: CompiledShape, held: tuple[tuple[int, int], ...], budget: int
-                       ) -> tuple[tuple[tuple[int, ...], int], ...]:
+                       ) -> tuple[Skeleton, ...]:
         """The set candidates of one rank whose cards ``held`` are (suit, copies): (natural suits, wilds to add).
 
         Every non-empty choice of the held copies (in distinct suits where the
@@ -365,7 +369,7 @@ class CandidateGenerator:
         """
         if sum(n for _, n in held) + budget < k.lo:
             return ()
-        out: list[tuple[tuple[int, ...], int]] = []
+        out: list[Skeleton] = []
         for sub in submultisets(list(held), k.hi):
             if not sub or (k.distinct is not None and len(set(sub)) < len(sub)):
                 continue
@@ -395,7 +399,7 @@ class CandidateGenerator:
                 else:
                     yield tuple(naturals)
 
-    def _run_skeletons(self, k: CompiledShape, present: int, budget: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    def _run_skeletons(self, k: CompiledShape, present: int, budget: int) -> tuple[Skeleton, ...]:
         """The run candidates of one suit whose ranks ``present`` are held: (natural ranks, wilds to add).
 
         Every window of an allowed size that the held ranks and up to ``budget``
@@ -406,7 +410,7 @@ class CandidateGenerator:
         n_present = present.bit_count()
         if n_present + budget < k.lo:
             return ()
-        out: list[tuple[tuple[int, ...], int]] = []
+        out: list[Skeleton] = []
         for size, ranks, mask in self.run_windows[k.index]:
             if size > n_present + budget:
                 break
