@@ -10,9 +10,17 @@ __all__ = ["explain"]
 
 def explain(ruleset: Ruleset, failure: Failure) -> str:
     """One reason in words, naming the rule and where the ruleset says it."""
-    kind = ruleset.kinds[failure.kind_index]
-    if failure.clause == HEAD:
-        text, where = kind.head_text, kind.where
-    else:
-        text, where = kind.clause_text[failure.clause], kind.clause_where[failure.clause]
-    return f"{kind.name}: {failure.message(ruleset.deck.names)} (rule '{text}' at {where})"
+    around = ruleset.memo("explain-rules", _rule_words, ruleset)
+    before, after = around[failure.kind_index][failure.clause]
+    return before + failure.message(ruleset.deck.names) + after
+
+
+def _rule_words(ruleset: Ruleset) -> tuple[dict[int, tuple[str, str]], ...]:
+    """Per kind, per clause (``HEAD`` for the head): the words before and after a failure's message."""
+    out = []
+    for kind in ruleset.kinds:
+        words = {HEAD: (f"{kind.name}: ", f" (rule '{kind.head_text}' at {kind.where})")}
+        for i, (text, where) in enumerate(zip(kind.clause_text, kind.clause_where, strict=True)):
+            words[i] = (f"{kind.name}: ", f" (rule '{text}' at {where})")
+        out.append(words)
+    return tuple(out)

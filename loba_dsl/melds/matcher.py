@@ -86,19 +86,60 @@ class Failure:
     """A failure of the meld's structure (rank, suit, sequence), not of a limit."""
 
     def message(self, names: Sequence[str]) -> str:
-        return self.template.format(*self.values, cards=" ".join(names[c] for c in self.cards))
+        return self.template.format(*self.values, cards=" ".join(map(names.__getitem__, self.cards)))
 
 
-@dataclass(frozen=True, slots=True)
 class Outcome:
-    """All that matching found: the best reading, or every reason per kind."""
+    """All that matching found: the best reading, or every reason per kind.
+
+    Immutable.  The reasons of an illegal meld that the tables rejected
+    (:meth:`Matcher.match`) are worked out by the general matcher the first
+    time :attr:`failures` is read: a caller asking only for the verdict never
+    pays for them, and the ones it gets are those of :meth:`Matcher.match_general`.
+    """
+
+    __slots__ = ("_failures", "_later", "best")
 
     best: Reading | None
-    failures: tuple[Failure, ...]
+    _failures: tuple[Failure, ...]
+    _later: tuple[Matcher, tuple[Card, ...], tuple[CompiledShape, ...], bool] | None
+
+    def __init__(self, best: Reading | None, failures: tuple[Failure, ...] = (),
+                 later: tuple[Matcher, tuple[Card, ...], tuple[CompiledShape, ...], bool] | None = None) -> None:
+        set_ = object.__setattr__
+        set_(self, "best", best)
+        set_(self, "_failures", failures)
+        set_(self, "_later", later)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Outcome is immutable: cannot assign to {name!r}")
 
     @property
     def valid(self) -> bool:
         return self.best is not None
+
+    @property
+    def failures(self) -> tuple[Failure, ...]:
+        later = self._later
+        if later is not None:
+            matcher, cards, specs, explain = later
+            object.__setattr__(self, "_failures", matcher.rejected_failures(cards, specs, explain))
+            object.__setattr__(self, "_later", None)
+        return self._failures
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Outcome):
+            return NotImplemented
+        return self.best == other.best and self.failures == other.failures
+
+    def __hash__(self) -> int:
+        return hash((self.best, self.failures))
+
+    def __repr__(self) -> str:
+        return f"Outcome(best={self.best!r}, failures={self.failures!r})"
+
+    def __reduce__(self) -> tuple[type[Outcome], tuple[Reading | None, tuple[Failure, ...]]]:
+        return Outcome, (self.best, self.failures)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +187,93 @@ def _spec(index: int, kind: MeldKind, deck: Deck) -> CompiledShape:
                  ace_clause, tuple(suit_limits), tuple(limits))
 
 
+_W = 4
+"""Bits per field of a packed meld summary (:class:`MeldTables`)."""
+
+PACK_MAX = (1 << _W) - 1
+"""Melds of more cards than this skip the tables (a field could overflow) and go to the general matcher."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeTable:
+    """One kind's cheap necessary conditions for a reading, compiled from its shape.
+
+    ``counts[plain | forced << 4 | ambiguous << 8]`` is 1 when some split of
+    the cards that may be wild into wild and natural passes the kind's size
+    bounds, its wild rule and its limits (and, for a set with distinct suits,
+    has no more cards than suits).
+    """
+
+    shape: CompiledShape
+    counts: bytes
+    span: bool
+    """A run with the ace low (or no ace): its naturals lie within as many consecutive ranks as it has cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class MeldTables:
+    """A ruleset's meld tables: per card a packed summary, per kind its necessary conditions.
+
+    A meld's summary is the sum of its cards' ``packed`` numbers: 4-bit fields
+    counting its plain naturals, its cards that are always wild, those that may
+    be wild, then the plain naturals of each rank and of each suit.  Built from
+    the ruleset's deck, wild cards and shapes alone, once per matcher; its size
+    is fixed by the deck (a number per card code, 4,096 bytes per kind).
+    """
+
+    packed: tuple[int, ...]
+    natural: tuple[bool, ...]
+    """Per card code: plainly natural (neither always nor maybe wild)."""
+    shapes: tuple[ShapeTable, ...]
+    rank_shift: int
+    rank_mask: int
+    rank_high: int
+    """The bits of every rank field above its lowest: set when a rank is held twice."""
+    suit_shift: int
+    suit_mask: int
+    suit_high: int
+
+
+def _counts_ok(k: CompiledShape, plain: int, forced: int, ambiguous: int, n_suits: int) -> bool:
+    n = plain + forced + ambiguous
+    if not k.lo <= n <= k.hi or (k.distinct is not None and not k.run and n > n_suits):
+        return False
+    for wilds in range(forced, forced + ambiguous + 1):
+        if wilds and k.no_wilds is not None:
+            continue
+        got = {"wilds": wilds, "naturals": n - wilds, "size": n}
+        if all(compare(op, got.get(counter, 0), v) for counter, op, v, _ in k.limits):
+            return True
+    return False
+
+
+def build_tables(specs: Sequence[CompiledShape], deck: Deck, always_wild: Sequence[bool],
+                 maybe_wild: Sequence[bool]) -> MeldTables:
+    """The meld tables of a ruleset's compiled shapes (see :class:`MeldTables`)."""
+    S, R = deck.n_suits, deck.n_ranks
+    rank_shift, suit_shift = 3 * _W, (3 + R) * _W
+    packed = []
+    for c in range(deck.n_codes):
+        if always_wild[c]:
+            packed.append(1 << _W)
+        elif maybe_wild[c]:
+            packed.append(1 << 2 * _W)
+        else:
+            packed.append(1 | 1 << (rank_shift + _W * (c // S)) | 1 << (suit_shift + _W * (c % S)))
+    shapes = []
+    for k in specs:
+        counts = bytes(
+            int(_counts_ok(k, i & PACK_MAX, (i >> _W) & PACK_MAX, i >> 2 * _W, S)) for i in range(1 << 3 * _W))
+        span = k.run and (k.ace == "low" or (deck.ace is None and k.ace != "wrap"))
+        shapes.append(ShapeTable(k, counts, span))
+    field_high = PACK_MAX - 1
+    natural = tuple(not (always_wild[c] or maybe_wild[c]) for c in range(deck.n_codes))
+    return MeldTables(
+        tuple(packed), natural, tuple(shapes),
+        rank_shift, (1 << R * _W) - 1, sum(field_high << _W * r for r in range(R)),
+        suit_shift, (1 << S * _W) - 1, sum(field_high << _W * s for s in range(S)))
+
+
 class Matcher:
     """Matches card codes against the meld kinds of one ruleset."""
 
@@ -175,6 +303,8 @@ class Matcher:
         signature: dict[tuple[tuple[tuple[int, int, bool], int], ...], int] = {}
         self.wild_value_class = tuple(signature.setdefault(tuple(sorted(as_wild.get(c, ()))), c) for c in range(n))
         self._plain_cache: dict[int, tuple[tuple[int, ...], tuple[bool, ...]]] = {}
+        self._fixed_failures: dict[tuple[int, int, int], tuple[tuple[Failure, ...], tuple[Failure, ...]]] = {}
+        self.tables = build_tables(self.specs, deck, self.always_wild, self.maybe_wild)
 
     # ------------------------------------------------------------ public
 
@@ -198,7 +328,195 @@ class Matcher:
         when it runs out.  Wilds that score alike are never permuted.
         """
         specs = self.specs if specs is None else specs
+        cards = tuple(cards)
+        if len(cards) <= PACK_MAX:
+            x = sum(map(self.tables.packed.__getitem__, cards))
+            possible = self._possible(x, len(cards), specs)
+            if possible is not None:
+                if not possible:  # no kind can read it: the reasons are worked out if asked for
+                    return Outcome(None, (), (self, cards, specs, reasons))
+                if not x >> 2 * _W & PACK_MAX:  # no card that may be wild or natural
+                    best = self._read_plain(cards, possible)
+                    if best is not None:
+                        return Outcome(best, ())
+        return self._match(cards, specs, reasons, budget)
+
+    def match_general(self, cards: Sequence[Card], specs: tuple[CompiledShape, ...] | None = None, *,
+                      reasons: bool = True, budget: BudgetLike | Clock = None) -> Outcome:
+        """:meth:`match` without the tables: the general matcher, every reason worked out now.
+
+        The reference the tables are tested against (tests/test_meld_tables.py).
+        """
+        specs = self.specs if specs is None else specs
         return self._match(tuple(cards), specs, reasons, budget)
+
+    def rejected_failures(self, cards: tuple[Card, ...], specs: tuple[CompiledShape, ...],
+                          explain: bool) -> tuple[Failure, ...]:
+        """The reasons :meth:`match_general` gives for a meld that no kind of ``specs`` reads.
+
+        Without cards that may be wild or natural the first clauses' failures
+        (size, wilds, rank, suits, limits) are built straight from the cards;
+        a kind that passes them all, and any meld with such cards, is asked of
+        the general matcher.
+        """
+        t = self.tables
+        x = sum(map(t.packed.__getitem__, cards))
+        if x >> 2 * _W & PACK_MAX or len(cards) > PACK_MAX:  # cards that may be wild: the general matcher
+            return self.match_general(cards, specs, reasons=explain).failures
+        always = self.always_wild
+        ranks = (x >> t.rank_shift) & t.rank_mask
+        suits = (x >> t.suit_shift) & t.suit_mask
+        n, n_nat = len(cards), x & PACK_MAX
+        n_wild = n - n_nat
+        naturals = tuple(itertools.compress(cards, map(t.natural.__getitem__, cards))) if n_wild else cards
+        wilds = tuple(itertools.compress(cards, map(always.__getitem__, cards))) if n_wild else ()
+        fixed = self._fixed_failures
+        per_kind: dict[int, list[Failure]] = {}
+        for k in specs:
+            key = (k.index, n, n_nat)
+            head = fixed.get(key)
+            if head is None:
+                head = fixed[key] = self._count_failures(k, n, n_nat, n_wild)
+            size, limits = head
+            fails = list(size)
+            if wilds and k.no_wilds is not None:
+                fails.append(Failure(k.name, k.index, k.no_wilds, "allows no wild cards, but {cards} would be wild",
+                                     wilds))
+            if not (fails and not explain):
+                if k.run:
+                    if suits and suits >> ((((suits & -suits).bit_length() - 1) | 3) + 1):
+                        fails.append(Failure(k.name, k.index, HEAD, "needs cards of one suit, but has {cards}",
+                                             naturals, structural=True))
+                    if not (fails and not explain):
+                        if ranks & t.rank_high:
+                            fails.append(self._twice(k, naturals, ranks, True))
+                        fails.extend(limits)
+                elif self._set_head(k, naturals, n, n_wild, ranks, suits, explain, fails):
+                    fails.extend(limits)
+            if not fails:  # a kind the first clauses allow: the general matcher finds why it fails
+                nat = [i for i, c in enumerate(cards) if not always[c]]
+                wild = [i for i, c in enumerate(cards) if always[c]]
+                if k.run:
+                    fails, readings = self._run(k, cards, nat, wild, explain)
+                else:
+                    fails, readings = self._set(k, cards, nat, wild, explain)
+                if readings:  # not rejected after all (cannot happen: the tables are necessary conditions)
+                    return self.match_general(cards, specs, reasons=explain).failures
+            per_kind[k.index] = fails
+        return tuple(f for i in sorted(per_kind) for f in per_kind[i])
+
+    def _count_failures(self, k: CompiledShape, n: int, n_nat: int,
+                        n_wild: int) -> tuple[tuple[Failure, ...], tuple[Failure, ...]]:
+        """A kind's failures that depend only on the counts: of its size, and of its limits."""
+        size = () if k.lo <= n <= k.hi else (self._size_failure(k, n),)
+        limits: list[Failure] = []
+        self._limits(k, n, n_nat, n_wild, limits)
+        return size, tuple(limits)
+
+    def _twice(self, k: CompiledShape, naturals: tuple[Card, ...], fields: int, by_rank: bool) -> Failure:
+        """The failure of a rank (run) or a suit (set with distinct suits) held twice.
+
+        The first natural whose rank (suit) is held twice names it, and every
+        natural of it is listed; ``fields`` is the packed count per rank (suit).
+        """
+        of = self.rank if by_rank else self.suit
+        twice = next(of[c] for c in naturals if (fields >> _W * of[c]) & PACK_MAX > 1)
+        same = tuple(c for c in naturals if of[c] == twice)
+        if by_rank:
+            return Failure(k.name, k.index, HEAD, "cannot hold one rank twice ({cards})", same, structural=True)
+        assert k.distinct is not None
+        return Failure(k.name, k.index, k.distinct, "needs every suit different, but {cards} share a suit", same,
+                       structural=True)
+
+    def _set_head(self, k: CompiledShape, naturals: tuple[Card, ...], n: int, n_wild: int, ranks: int, suits: int,
+                  explain: bool, fails: list[Failure]) -> bool:
+        """:meth:`_set`'s rank and suit clauses, from the packed summary: whether its limits are checked next."""
+        t = self.tables
+        if ranks and ranks >> ((((ranks & -ranks).bit_length() - 1) | 3) + 1):
+            fails.append(Failure(k.name, k.index, HEAD, "needs cards of one rank, but has {cards}",
+                                 naturals, structural=True))
+            if not explain:
+                return False
+        if k.distinct is None and not k.suit_limits:
+            return True
+        d = len({self.suit[c] for c in naturals})
+        if k.distinct is not None:
+            if suits & t.suit_high:
+                fails.append(self._twice(k, naturals, suits, False))
+            elif n > self.S:
+                fails.append(Failure(k.name, k.index, k.distinct, "has {0} cards but only {1} suits",
+                                     values=(n, self.S), structural=True))
+        if k.suit_limits:
+            lo_d = d if d else min(1, n)
+            hi_d = min(d + n_wild, self.S) if k.distinct is None else min(n, self.S)
+            if k.distinct is not None:
+                lo_d = hi_d
+            for op, v, ci in k.suit_limits:
+                if not any(compare(op, x, v) for x in range(lo_d, hi_d + 1)):
+                    fails.append(Failure(k.name, k.index, ci, "needs suits {0} {1}, but has {2} suit(s)",
+                                         values=(op, v, d), structural=True))
+        return True
+
+    def _possible(self, x: int, n: int, specs: tuple[CompiledShape, ...]) -> list[CompiledShape] | None:
+        """The kinds of ``specs`` that the tables cannot rule out for a meld of ``n`` cards summing to ``x``.
+
+        Each kind's necessary conditions: its counts (size, wilds, limits), and
+        among the plain naturals one rank (a set; distinct suits where the set
+        needs them) or one suit, no rank twice and a short enough span (a run).
+        ``None`` when the tables do not judge: melds whose general reading runs
+        a clock (so reading their reasons later would obey no budget), or a
+        shape of another matcher.
+        """
+        t = self.tables
+        idx = x & 0xFFF  # the three count fields (4 bits each: ``| 3`` and ``>> 2`` below find a field's end, index)
+        if ((idx >> _W) & PACK_MAX) + (idx >> 2 * _W) > _CLOCK_FROM:
+            return None
+        ranks = (x >> t.rank_shift) & t.rank_mask
+        suits = (x >> t.suit_shift) & t.suit_mask
+        shapes = t.shapes
+        out = []
+        for spec in specs:
+            st = shapes[spec.index]
+            if st.shape is not spec:
+                return None
+            if not st.counts[idx]:
+                continue
+            if spec.run:
+                if suits and suits >> ((((suits & -suits).bit_length() - 1) | 3) + 1):
+                    continue  # two suits
+                if ranks & t.rank_high:
+                    continue  # a rank twice
+                if st.span and ranks and (
+                        ((ranks.bit_length() - 1) >> 2) - (((ranks & -ranks).bit_length() - 1) >> 2) >= n):
+                    continue  # too far apart for a run of this size
+            else:
+                if ranks and ranks >> ((((ranks & -ranks).bit_length() - 1) | 3) + 1):
+                    continue  # two ranks
+                if spec.distinct is not None and suits & t.suit_high:
+                    continue  # a suit twice
+            out.append(spec)
+        return out
+
+    def _read_plain(self, cards: tuple[Card, ...], specs: list[CompiledShape]) -> Reading | None:
+        """:meth:`_match`'s best reading when no card may be both wild and natural, over the kinds not ruled out."""
+        always = self.always_wild
+        nat = [i for i, c in enumerate(cards) if not always[c]]
+        wild = [i for i, c in enumerate(cards) if always[c]]
+        best: Reading | None = None
+        scored = self.values is not None
+        for spec in specs:
+            if spec.run:
+                fails, readings = self._run(spec, cards, nat, wild, False)
+            else:
+                fails, readings = self._set(spec, cards, nat, wild, False)
+            if fails:
+                continue
+            for r in readings:
+                if best is None or _better(r, best):
+                    best = r
+            if best is not None and not scored:
+                break
+        return best
 
     def _match(self, cards: tuple[Card, ...], specs: tuple[CompiledShape, ...], explain: bool,
                budget: BudgetLike | Clock = None) -> Outcome:
