@@ -144,6 +144,7 @@ class Solver:
         self.sign = self.objective.sign
         self.left_utility, self.meld_terms = self._terms()
         self._live = self.candidates.live
+        self._live_parts = self.candidates.live_parts
         self._live_gains: dict[Multiset, int] = {}
         self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
         """A hand's live cards -> the melds of their best arrangement."""
@@ -485,12 +486,12 @@ class Solver:
         searched over a bitmask of its cards.
         """
         utility = sum(map(self.left_utility.__getitem__, cards))
-        live = self._live(cards)
-        if live:
-            gain = self._live_gains.get(live)
+        gains = self._live_gains
+        for part in self._live_parts(cards):
+            gain = gains.get(part)
             if gain is None:
                 with self._running(budget, "scoring the hand"):
-                    gain = self._live_gains[live] = self._gain_of(live)
+                    gain = gains[part] = self._gain_of(part)
             utility += gain
         objective = self.objective
         value = self.sign * utility + objective.linear.const

@@ -110,6 +110,8 @@ class CandidateGenerator:
         self._run_table: dict[int, dict[int, tuple[Skeleton, ...]]] = {
             k.index: {} for k in self.shapes if k.run}
         """Per run shape: (one suit's ranks present, wilds it may use) -> its run skeletons (:meth:`_run_skeletons`)."""
+        self._run_groups: dict[int, dict[int, tuple[int, ...]]] = {k.index: {} for k in self.shapes if k.run}
+        """Per run shape: one suit's ranks present -> the unions of overlapping windows held whole (no wilds)."""
         self._set_table: dict[int, dict[tuple[tuple[tuple[int, int], ...], int], tuple[Skeleton, ...]]] = {
             k.index: {} for k in self.shapes if not k.run}
         """Per set shape: (copies held of one rank by suit, wilds it may use) -> its set skeletons."""
@@ -283,6 +285,92 @@ class CandidateGenerator:
             if wild or (su >= 0 and (live_runs[su] & bit or (natural and live_ranks & bit))):
                 out.append(c)
         return self.ordered(out)
+
+    def live_parts(self, cards: Sequence[Card]) -> tuple[Multiset, ...]:
+        """The live cards of ``cards`` split into parts no candidate meld crosses (each in the processing order).
+
+        A hand holding a card that can be wild is one part (a wild may join
+        any meld).  Without one, every candidate is a run window held whole or
+        a set of one rank's cards, so the parts are the unions of overlapping
+        windows and ranks: the best arrangement of the hand is the union of its
+        parts' best arrangements, and small parts recur from hand to hand.
+        """
+        live = self.live(cards)
+        if not live:
+            return ()
+        info = self._card_info
+        present = [0] * self.deck.n_suits
+        for c in live:
+            su, bit, _, _, wild = info[c]
+            if wild:
+                return (live,)
+            present[su] |= bit
+        parent: dict[Card, Card] = {c: c for c in live}
+
+        def root(c: Card) -> Card:
+            while parent[c] != c:
+                parent[c] = parent[parent[c]]
+                c = parent[c]
+            return c
+
+        def join(cards: Sequence[Card]) -> None:
+            first = root(cards[0])
+            for c in cards[1:]:
+                other = root(c)
+                if other != first:
+                    parent[other] = first
+
+        # Every candidate is a run window held whole (a union of overlapping ones is one part) ...
+        codes = self.suit_codes
+        for index, _, _ in self._run_shapes:
+            table = self._run_groups[index]
+            for su, mask in enumerate(present):
+                if mask:
+                    found = table.get(mask)
+                    if found is None:
+                        found = table[mask] = self._run_groups_of(index, mask)
+                    for group in found:
+                        join([codes[su][r] for r in range(self.deck.n_ranks) if group >> r & 1])
+        # ... or a set of one rank's cards (the ranks whose set could reach its least size).
+        by_rank: dict[int, list[Card]] = {}
+        for c in dict.fromkeys(live):
+            if self.set_natural[c]:
+                by_rank.setdefault(self.rank[c], []).append(c)
+        for lo, distinct, _ in self._set_shapes:
+            for same in by_rank.values():
+                held = len({self.suit[c] for c in same}) if distinct else sum(live.count(c) for c in same)
+                if held >= lo:
+                    join(same)
+        parts: dict[Card, list[Card]] = {}
+        for c in live:
+            parts.setdefault(root(c), []).append(c)
+        return tuple(tuple(p) for p in parts.values()) if len(parts) > 1 else (live,)
+
+    def _run_groups_of(self, index: int, present: int) -> tuple[int, ...]:
+        """The unions of overlapping run windows held whole in one suit whose ranks ``present`` are held."""
+        merged: list[int] = []
+        for size, _, mask in self.run_windows[index]:
+            if mask & present != mask:
+                continue
+            for i, m in enumerate(merged):
+                if m & mask:
+                    merged[i] = m | mask
+                    break
+            else:
+                merged.append(mask)
+        # Windows met later may join two unions made apart: merge until none overlap.
+        changed = True
+        while changed:
+            changed = False
+            for i in range(len(merged)):
+                for j in range(i + 1, len(merged)):
+                    if merged[i] & merged[j]:
+                        merged[i] |= merged.pop(j)
+                        changed = True
+                        break
+                if changed:
+                    break
+        return tuple(merged)
 
     def _live_in_runs(self, index: int, lo: int, present: int, budget: int) -> int:
         """The ranks of ``present`` (one suit) that a run candidate with up to ``budget`` wilds may use."""
