@@ -1,6 +1,6 @@
 """``loba replay``, ``loba deal`` and ``loba moves``: the referee on the command line (thin layer).
 
-Registered on the app by the last lines of :mod:`loba_cli.main`.
+Registered on the app by the last lines of :mod:`loba_cli.commands`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,13 @@ from typing import Annotated, Any
 
 import typer
 
-from loba_cli.main import JsonOpt, RulesetOpt, _dumps, _emit, _fail, _guard, _json_mode, _load, _read_text, app
+from loba_cli.commands import JsonOpt, RulesetOpt, app, read_text
+from loba_cli.common import dumps as _dumps
+from loba_cli.common import emit as _emit
+from loba_cli.common import fail as _fail
+from loba_cli.common import guard as _guard
+from loba_cli.common import json_mode as _json_mode
+from loba_cli.common import load_ruleset as _load
 from loba_dsl.defaults import DEFAULT_RULESET
 
 FileArg = Annotated[str, typer.Argument(help="A loba-record/1 JSON file ('-': stdin).")]
@@ -20,7 +26,7 @@ def _read_record(file: str) -> Any:
     """The record of FILE, or exit 2 (nothing replayed) when it cannot be read."""
     from loba_dsl.game.record import loads
 
-    text, _ = _read_text(file)
+    text, _ = read_text(file)
     base = Path.cwd() if file == "-" else Path(file).parent
     return _guard(lambda: loads(text, base=base))
 

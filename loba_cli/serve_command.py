@@ -1,6 +1,6 @@
 """``loba serve``: the HTTP validation service (``loba_service``) on uvicorn.
 
-Registered on the app by the last lines of :mod:`loba_cli.main`; the service, Starlette, msgspec and
+Registered on the app by the last lines of :mod:`loba_cli.commands`; the service, Starlette, msgspec and
 uvicorn are imported only when the command runs, so ``loba check`` does not pay for them.
 """
 
@@ -11,7 +11,8 @@ from typing import Annotated
 
 import typer
 
-from loba_cli.main import _fail, app
+from loba_cli.commands import app
+from loba_cli.common import fail as _fail
 
 _MISSING = "error: the service needs its extra: pip install 'loba-dsl[service]' ({})"
 

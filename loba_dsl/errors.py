@@ -22,10 +22,15 @@ stays under its column:
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 # C0 controls except tab and newline, DEL, C1 controls, and lone surrogates (which cannot be encoded).
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -230,6 +235,8 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
     >>> suggest("escalara", ["pierna", "escalera"])
     "did you mean 'escalera'?"
     """
+    import difflib  # only when something is wrong (issue 11: start-up)
+
     pool = list(dict.fromkeys(candidates))
     matches = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     if not matches:

@@ -3,15 +3,18 @@
 The standard decorator compiles six small functions for each frozen class (``__init__``,
 ``__repr__``, ``__eq__``, ``__hash__``, ``__setattr__``, ``__delattr__``) and asks ``inspect``
 for a signature to write a missing docstring: a large part of ``loba check``'s start-up went on
-the syntax tree's and the ruleset model's classes.  :func:`dataclass` here leaves ``__init__``,
-the frozen ``__setattr__``/``__delattr__``, the fields, slots and pickling to the standard
-decorator (so ``dataclasses.fields``, ``replace``, ``is_dataclass``, ``asdict`` and pattern
-matching work as before) and gives ``__eq__``, ``__hash__`` and ``__repr__`` as closures over
-the field names, computing what the standard ones compute: equality of the fields' tuple between
-instances of the same class, the hash of that tuple, ``Name(field=value, ...)``.  Nothing is
-compiled from text here.  Anything else (``order``, ``eq=False``, ``unsafe_hash``, a class that
-is not frozen, fields with ``compare=False``, ``hash=`` or ``repr=False``, a hand-written
-method) goes to :func:`dataclasses.dataclass` unchanged.
+the syntax tree's and the ruleset model's classes.  :func:`dataclass` here leaves the fields and
+slots to the standard decorator (so ``dataclasses.fields``, ``replace``, ``is_dataclass``,
+``asdict`` and pattern matching work as before) but asks it for no method: ``__eq__``,
+``__hash__``, ``__repr__``, the frozen ``__setattr__``/``__delattr__`` and (with slots) the
+pickling state are closures over the field names, computing what the standard ones compute
+(equality of the fields' tuple between instances of the same class, the hash of that tuple,
+``Name(field=value, ...)``, "cannot assign to field"), and ``__init__`` is the standard
+decorator's own, written the first time the class is instantiated (or its ``__init__`` is read):
+a class that is never instantiated in a run never compiles one.  Nothing is compiled from text
+here.  Anything else (``order``, ``eq=False``, ``unsafe_hash``, a class that is not frozen, fields
+with ``init=False``, ``compare=False``, ``hash=`` or ``repr=False``, a hand-written method, a
+dataclass base) goes to :func:`dataclasses.dataclass` unchanged.
 
 Modules import it as ``dataclass`` at run time only; type checkers see the standard decorator::
 
@@ -43,7 +46,7 @@ __all__ = ["dataclass"]
 
 _standard = dataclasses.dataclass
 _FAST_OPTIONS = frozenset(["frozen", "slots"])
-_OURS = ("__repr__", "__eq__", "__hash__")
+_OURS = ("__repr__", "__eq__", "__hash__", "__init__", "__setattr__", "__delattr__", "__getstate__", "__setstate__")
 _NO_DOC = "(the standard docstring, written once the fields are known)"
 
 
@@ -76,16 +79,25 @@ def _build(cls: type, options: dict[str, Any]) -> type:
     own_doc = cls.__dict__.get("__doc__") is not None
     if not own_doc:
         cls.__doc__ = _NO_DOC  # written below, as the standard decorator would, without asking inspect
-    built: type = _standard(cls, frozen=True, eq=False, repr=False, slots=slots)
+    # The fields and slots only: no method is compiled (init=False, and frozenness is added below).
+    built: type = _standard(cls, init=False, eq=False, repr=False, slots=slots)
     fields = dataclasses.fields(built)
     names = tuple(f.name for f in fields)
     qual = built.__qualname__
     key = _key(names)
-    for name, method in (("__eq__", _eq(key)), ("__hash__", _hash(key)), ("__repr__", _repr(names))):
+    methods: list[tuple[str, Callable[..., Any]]] = [
+        ("__eq__", _eq(key)), ("__hash__", _hash(key)), ("__repr__", _repr(names)),
+        ("__setattr__", _frozen_setattr(built, frozenset(names))),
+        ("__delattr__", _frozen_delattr(built, frozenset(names))),
+    ]
+    if slots:  # as the standard decorator does for a frozen class with slots, so that copy and pickle work
+        methods += [("__getstate__", _getstate(names)), ("__setstate__", _setstate(names))]
+    for name, method in methods:
         method.__name__ = name
         method.__qualname__ = f"{qual}.{name}"
         method.__module__ = built.__module__
         setattr(built, name, method)
+    built.__init__ = _LazyInit(built)  # type: ignore[misc]
     built.__dataclass_params__ = _PARAMS[slots]  # type: ignore[attr-defined]
     if not own_doc:  # the standard decorator's docstring: the signature as inspect prints it
         shown = [f"{f.name}: {f.type!r}" + ("" if f.default is dataclasses.MISSING else f" = {f.default!r}")
@@ -94,13 +106,54 @@ def _build(cls: type, options: dict[str, Any]) -> type:
     return built
 
 
+class _LazyInit:
+    """A class's ``__init__`` until it is first used (an instance made, or ``Class.__init__`` read, as
+    :func:`inspect.signature` does): then the standard decorator's own ``__init__`` for these fields
+    replaces it, so every later instance is made exactly as fast as a standard frozen dataclass's.
+    A class that is never instantiated never compiles one."""
+
+    __slots__ = ("owner",)
+
+    def __init__(self, owner: type) -> None:
+        self.owner = owner
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        init = _standard_init(self.owner)
+        return init if instance is None else init.__get__(instance, owner)
+
+
+def _standard_init(cls: type) -> Any:
+    """The ``__init__`` that ``dataclass(frozen=True)`` writes for ``cls``'s fields, put on ``cls``: taken
+    from a twin class with the same fields (types, defaults, factories, keyword-only, ``__post_init__``)."""
+    current = cls.__dict__.get("__init__")
+    if not isinstance(current, _LazyInit):
+        return current
+    specs = cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
+    body: dict[str, Any] = {
+        "__annotations__": {f.name: f.type for f in specs},
+        "__module__": cls.__module__, "__qualname__": cls.__qualname__, "__doc__": _NO_DOC,
+    }
+    for f in specs:
+        body[f.name] = dataclasses.field(default=f.default, default_factory=f.default_factory, init=f.init,
+                                         repr=f.repr, hash=f.hash, compare=f.compare, metadata=f.metadata,
+                                         kw_only=f.kw_only)
+    if hasattr(cls, "__post_init__"):
+        body["__post_init__"] = cls.__post_init__  # only its presence counts
+    twin: type = _standard(type(cls.__name__, (), body), frozen=True, eq=False, repr=False, match_args=False)
+    init = twin.__dict__["__init__"]
+    cls.__init__ = init  # type: ignore[misc]
+    return init
+
+
 def _plain(cls: type) -> bool:
     """Whether the fast path builds what the standard decorator would: no dataclass base, no
-    hand-written ``__eq__``/``__hash__``/``__repr__``, every field compared, hashed and shown."""
+    hand-written ``__init__``, ``__eq__``, ``__hash__``, ``__repr__``, ``__setattr__``, ``__delattr__`` or
+    pickling state, every field initialised, compared, hashed and shown."""
     if any(dataclasses.is_dataclass(base) for base in cls.__mro__[1:]) or any(n in cls.__dict__ for n in _OURS):
         return False
     for value in cls.__dict__.values():
-        if isinstance(value, dataclasses.Field) and not (value.compare and value.repr and value.hash is None):
+        if isinstance(value, dataclasses.Field) and not (value.compare and value.repr and value.hash is None
+                                                         and value.init):
             return False
     return True
 
@@ -137,3 +190,40 @@ def _repr(names: tuple[str, ...]) -> Callable[[Any], str]:
         return f"{self.__class__.__qualname__}({inner})"
 
     return __repr__
+
+
+def _frozen_setattr(cls: type, names: frozenset[str]) -> Callable[[Any, str, Any], None]:
+    owner: Any = cls
+
+    def __setattr__(self: Any, name: str, value: Any) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        super(owner, self).__setattr__(name, value)
+
+    return __setattr__
+
+
+def _frozen_delattr(cls: type, names: frozenset[str]) -> Callable[[Any, str], None]:
+    owner: Any = cls
+
+    def __delattr__(self: Any, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        super(owner, self).__delattr__(name)
+
+    return __delattr__
+
+
+def _getstate(names: tuple[str, ...]) -> Callable[[Any], list[Any]]:
+    def __getstate__(self: Any) -> list[Any]:
+        return [getattr(self, n) for n in names]
+
+    return __getstate__
+
+
+def _setstate(names: tuple[str, ...]) -> Callable[[Any, list[Any]], None]:
+    def __setstate__(self: Any, state: list[Any]) -> None:
+        for name, value in zip(names, state, strict=False):
+            object.__setattr__(self, name, value)
+
+    return __setstate__

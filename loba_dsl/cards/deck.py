@@ -21,8 +21,15 @@ of the deck.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 Card = int
 """A card code; see the module documentation."""

@@ -29,14 +29,19 @@ sends the text to the slow pass that locates every bad token at once.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.errors import InputError, LobaError, Location, raise_all, suggest
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 __all__ = ["Notation", "ParsedCards", "Span", "check_copies", "normalise"]
 
@@ -258,7 +263,7 @@ class Notation:
                     letter, langs = self._other_lang[head]
                     return f"'{letter}' is a rank only with --lang {_either(langs)}"
                 rank = self._faces.get(int(head)) if head.isascii() and head.isdigit() else None
-                close = difflib.get_close_matches(head, self._rank_sp, n=1)
+                close = _close_matches(head, self._rank_sp)
                 if rank is None and close:
                     rank = self._rank_sp[close[0]]
                 if rank is not None:
@@ -272,7 +277,7 @@ class Notation:
             if head in self._rank_sp:
                 if not tail:
                     return f"a suit must follow the rank: one of {suits}"
-                close = difflib.get_close_matches(tail, self._suit_words, n=1)
+                close = _close_matches(tail, self._suit_words)
                 if close:
                     return mean(self._rank_sp[head], self._suit_words[close[0]])
                 bad_suit = tail
@@ -335,3 +340,10 @@ def check_copies(
             message = f"{name} appears {counts[card]} times but the deck{of} holds {limit} {copies}"
         errors.append(InputError(message, location=where))
     raise_all(errors)
+
+
+def _close_matches(word: str, candidates: Iterable[str]) -> list[str]:
+    """The closest candidate, if any (difflib is imported only when a card is misspelt)."""
+    import difflib
+
+    return difflib.get_close_matches(word, candidates, n=1)

@@ -31,11 +31,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass, replace
-from typing import Any, Protocol, cast
+from dataclasses import fields, is_dataclass, replace
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.vocabulary import FUNCTIONS, INT_NAMES, meld_reader
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 # ================================================================ canonical formulas
 #

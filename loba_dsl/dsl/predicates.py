@@ -10,8 +10,7 @@ domain when a ruleset loads, so these run only then.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
@@ -20,6 +19,12 @@ from loba_dsl.dsl.names import Names
 from loba_dsl.dsl.parser import DSLProblem
 from loba_dsl.dsl.vocabulary import CARD, MeldFacts, Value
 from loba_dsl.errors import suggest
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 __all__ = ["IN_HAND", "CardRole", "CompiledPred", "Table", "TableRule", "compile_pred", "eval_pred"]
 

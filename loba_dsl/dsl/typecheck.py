@@ -13,12 +13,18 @@ of its author.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.parser import DSLProblem
 from loba_dsl.dsl.vocabulary import CARD, FUNCTIONS, MELD, ROUND, Type, function
 from loba_dsl.errors import suggest
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 ROUND_VARIABLES: Mapping[str, Type] = {n.name: n.type for n in ROUND.values()}
 """What a round formula may name, besides functions and value tables (from the vocabulary)."""

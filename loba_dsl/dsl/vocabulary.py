@@ -26,10 +26,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from loba_dsl.cards.deck import Card, Deck
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 Type = Literal["int", "bool", "cards", "melds"]
 """The value types of the language: numbers, conditions, the hand and the melds on a table."""

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import threading
+from _thread import allocate_lock  # threading.Lock itself, without importing threading
 from collections import OrderedDict
 from pathlib import Path as FilePath
 
@@ -191,7 +191,7 @@ def _chain_unchanged(digests: tuple[tuple[str, str], ...]) -> bool:
     return True
 
 
-_lock = threading.Lock()
+_lock = allocate_lock()
 _memory: OrderedDict[str, tuple[tuple[tuple[str, str], ...], Ruleset]] = OrderedDict()
 
 

@@ -25,11 +25,16 @@ import hashlib
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path as FilePath
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from loba_dsl.errors import Location, RulesetError, suggest
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
 
 __all__ = [
     "SHIPPED_ONLY",

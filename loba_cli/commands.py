@@ -1,0 +1,652 @@
+"""The ``loba`` command's Typer app: a thin layer over :mod:`loba_dsl`.
+
+Exit codes: 0 ok (legal meld, valid ruleset), 1 a finding (not legal, invalid
+ruleset), 2 bad input or usage.  Data goes to stdout, diagnostics to stderr.
+Library modules are imported inside the commands, so that ``loba --help`` and
+each command pay only for what they use.  The entry point is
+:func:`loba_cli.main.main`, which runs plain ``loba check`` invocations without
+importing this module at all (:mod:`loba_cli.fast`, issue 11).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+import typer.core
+from typer._click.core import Context
+from typer._click.exceptions import ClickException, UsageError  # Typer's own copy of Click
+
+from loba_cli.common import DEFAULT_RULESET, check_command, error_json
+from loba_cli.common import batch_file as _batch_file
+from loba_cli.common import dumps as _dumps
+from loba_cli.common import emit as _emit
+from loba_cli.common import fail as _fail
+from loba_cli.common import guard as _guard
+from loba_cli.common import joined as _joined
+from loba_cli.common import json_mode as _json_mode
+from loba_cli.common import lang_code as _lang
+from loba_cli.common import load_ruleset as _load
+from loba_cli.common import read_lines as _lines
+
+__all__ = ["ARRANGE_SECONDS", "JsonOpt", "LangOpt", "Progress", "RulesetOpt", "app", "app_for", "error_json",
+           "read_text"]
+
+
+def _help_width() -> int:
+    """Help text is wrapped to the terminal (up to 100 columns), however narrow (issue 10)."""
+    return max(20, min(shutil.get_terminal_size().columns, 100) - 2)
+
+
+class _LobaGroup(typer.core.TyperGroup):
+    """Click's own usage errors (a bad option, a missing argument) in the one JSON error form when
+    ``--json`` is on the command line (issue 10); help wrapped to the terminal's width."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Context | None = None,
+                     **extra: Any) -> Context:
+        extra.setdefault("terminal_width", _help_width())
+        return super().make_context(info_name, args, parent, **extra)
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode or "--json" not in argv:
+            return super().main(argv, prog_name, complete_var, standalone_mode, windows_expand_args, **extra)
+        try:
+            code = super().main(argv, prog_name, complete_var, False, windows_expand_args, **extra)
+        except UsageError as e:
+            _emit(_dumps(error_json(message=e.format_message(), code="usage")))
+            e.show()
+            sys.exit(e.exit_code)
+        except ClickException as e:
+            e.show()
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            sys.stderr.write("Aborted!\n")
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+app = typer.Typer(
+    cls=_LobaGroup,
+    name="loba",
+    help="Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.",
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            shown = version("loba-dsl")
+        except PackageNotFoundError:  # pragma: no cover - a source tree without an install
+            shown = "unknown"
+        sys.stdout.write(f"loba {shown}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.
+
+    `loba help formats` shows the round and match file formats with examples.
+    """
+    _json_mode(False)  # each command turns it on with its own --json
+
+
+RulesetOpt = Annotated[
+    str,
+    typer.Option("--ruleset", "-r", help="A shipped ruleset name (see `loba rulesets`) or a .yaml file."),
+]
+LangOpt = Annotated[
+    str | None,
+    typer.Option("--lang", callback=_lang,
+                 help="Read language-specific rank letters and suit names: de (B D K), nl (B V H), it, "
+                      "es (picas corazones diamantes tréboles); any case."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object per line in batch mode).")]
+
+ARRANGE_SECONDS = 10.0
+"""`loba arrange --time-limit`'s default: seconds per hand."""
+
+
+# ---------------------------------------------------------------- check
+
+
+@app.command()
+def check(
+    words: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="CARDS", help="The cards, e.g. \"A♣ 2♣ JOKER\" (quoted or not); '-' reads one meld "
+                       "per line from stdin."),
+    ] = None,
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+    file: Annotated[
+        str | None, typer.Option("--file", "-f", help="Check one meld per line of this file ('-': stdin).")
+    ] = None,
+    opening: Annotated[
+        bool, typer.Option("--opening", help="CARDS is a first lay-down (melds split by '|'): does it reach "
+                           "the ruleset's opening minimum?")
+    ] = False,
+    contract: Annotated[
+        int | None, typer.Option("--contract", metavar="ROUND", help="CARDS is a lay-down (melds split by '|'): "
+                                 "does it fulfil this round's contract?")
+    ] = None,
+) -> None:
+    """Say whether CARDS form one legal meld, which kind, what each wild stands for, and why not."""
+    raise typer.Exit(check_command(words, ruleset, lang, as_json, file, opening, contract))
+
+
+# ---------------------------------------------------------------- score, match
+
+
+def read_text(file: str, what: str = "file") -> tuple[str, str]:
+    """The text of FILE ('-': stdin) for every command that reads a whole file: a UTF-8 byte-order mark
+    (Notepad writes one) is dropped, and an empty file is an error, not an empty result."""
+    if file == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, source = Path(file).read_text(encoding="utf-8"), file
+        except FileNotFoundError:
+            _fail(f"error: no such file: {file}")
+        except IsADirectoryError:
+            _fail(f"error: not a file: {file}")
+        except UnicodeDecodeError as e:
+            _fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
+        except OSError as e:
+            _fail(f"error: cannot read {file}: {e.strerror}")
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        _fail(f"error: {source} is empty: give the {what} to read (see `loba help formats`)")
+    return text, source
+
+
+def _cards_or_file(arg: str) -> tuple[str, str]:
+    """``loba score "A♠ K♦"``: an argument that names no file but reads as cards is the hand itself."""
+    if arg != "-" and not os.path.exists(arg) and (any(ch.isspace() or ch in _SUIT_MARKS for ch in arg)):
+        return arg, "<cards>"
+    return read_text(arg, "round (or the cards of a hand)")
+
+
+_SUIT_MARKS = "♠♥♦♣♤♡♢♧🃏"
+
+
+@app.command()
+def score(
+    file: Annotated[str, typer.Argument(help="A round file, or just the cards of one hand ('-': stdin).")],
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Score one round: each player's score with meld points, hand value and bonus."""
+    _json_mode(as_json)
+    from loba_dsl.render import round_text
+    from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
+
+    text, source = _cards_or_file(file)
+    rs = _guard(lambda: _load(ruleset))
+    result = _guard(lambda: score_round_sheet(read_round(text, rs, source=source, lang=lang), rs))
+    _emit(_dumps(result.to_dict()) if as_json else round_text(result))
+
+
+@app.command()
+def match(
+    file: Annotated[str, typer.Argument(help="A match file: rounds and re-entries ('-': stdin).")],
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    target: Annotated[
+        int | None, typer.Option("--target", help="Target score for rulesets that end at a target (150, 200, 300).")
+    ] = None,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a whole match: standings after every round, eliminations, re-entries, the winner."""
+    _json_mode(as_json)
+    from loba_dsl.render import match_text
+    from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
+
+    text, source = read_text(file, "match")
+    rs = _guard(lambda: _load(ruleset))
+    result = _guard(lambda: play_match_sheet(read_match(text, rs, source=source, lang=lang), rs, target=target))
+    _emit(_dumps(result.to_dict()) if as_json else match_text(result))
+
+
+# ---------------------------------------------------------------- arrange
+
+
+@app.command()
+def arrange(
+    words: Annotated[
+        list[str] | None, typer.Argument(metavar="CARDS", help="The hand, e.g. \"A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠\" "
+                                         "(quoted or not); '-' reads one per line.")
+    ] = None,
+    ruleset: RulesetOpt = DEFAULT_RULESET,
+    lang: LangOpt = None,
+    as_json: JsonOpt = False,
+    file: Annotated[
+        str | None, typer.Option("--file", "-f", help="One hand per line of this file ('-': stdin).")
+    ] = None,
+    discard: Annotated[
+        bool, typer.Option("--discard", help="The hand has just drawn: choose the best discard first (exact).")
+    ] = False,
+    opened: Annotated[
+        bool, typer.Option("--opened", help="The player has already opened: the ruleset's opening minimum or "
+                           "contract no longer applies (default: not yet opened).")
+    ] = False,
+    round_number: Annotated[
+        int | None, typer.Option("--round", metavar="N", min=1, help="The round being played (a ruleset with "
+                                 "contracts puts down round N's contract first).")
+    ] = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.001, help="Seconds each hand's search may take; past it the "
+                            "hand is an error (exit 2), never a guess.")
+    ] = ARRANGE_SECONDS,
+) -> None:
+    """The best arrangement of a hand into melds: what is left, its value, the score, whether it can go out.
+
+    Under a ruleset with an opening minimum (bazas) or contracts (contrato), a player who has not opened
+    can put down only a lay-down that meets them; --opened lifts that, --round N names the contract.
+    """
+    _json_mode(as_json)
+    cards = _joined(words)
+    file = _batch_file(cards, file, "give the hand to arrange, or --file")
+    advice: dict[str, Any] = {"opened": opened, "round_number": round_number}
+    rs = _guard(lambda: _load(ruleset))
+    solver = _guard(lambda: _solver(rs, time_limit))
+    if file is None:
+        assert cards is not None
+        with Progress(sys.stderr).ticking():
+            text = _guard(lambda: _arrange_one(cards, rs, solver, lang, as_json, discard, "<cards>", 1, **advice))
+        _emit(text)
+        return
+    worst = 0
+    source = "<stdin>" if file == "-" else file
+    from loba_dsl.errors import LobaError
+
+    progress = Progress(sys.stderr)
+    lines: Iterable[str] = _lines(file)
+    if progress.on and not (file == "-" and sys.stdin.isatty()):  # a file or a pipe: count the hands first
+        lines = list(lines)
+        progress.total = sum(1 for line in lines if _is_hand_line(line))
+    for number, line in enumerate(lines, start=1):
+        if not _is_hand_line(line):
+            continue
+        try:
+            with progress.ticking():
+                text = _arrange_one(line.rstrip("\n"), rs, solver, lang, as_json, discard, source, number, **advice)
+            _emit(text)
+        except LobaError as e:
+            worst = 2
+            if as_json:
+                _emit(_dumps({"input": line.rstrip("\n"), "ruleset": rs.name, **error_json(e)}))
+            sys.stderr.write(e.render() + "\n")
+        progress.step()
+    progress.clear()
+    raise typer.Exit(worst)
+
+
+def _is_hand_line(line: str) -> bool:
+    return bool(line.strip()) and not line.lstrip().startswith("#")
+
+
+class Progress:
+    """A one-line note on stderr while ``arrange`` works, only when stderr is a terminal (never on a pipe).
+
+    In batch mode :meth:`step` shows "arranged N/TOTAL hands"; :meth:`ticking` shows the seconds a hand has
+    taken once it has taken more than ``after`` seconds.  The note is erased before anything is written to
+    stdout or stderr, so it never ends up in the output.
+    """
+
+    def __init__(self, stream: TextIO, *, total: int | None = None, after: float = 1.0) -> None:
+        self.stream = stream
+        self.total = total
+        self.after = after
+        self.done = 0
+        isatty = getattr(stream, "isatty", None)
+        self.on = bool(isatty()) if callable(isatty) else False
+        self._shown = False
+        self._lock = threading.Lock()
+
+    def _draw(self, text: str) -> None:
+        with self._lock:
+            self.stream.write("\r" + text + "\x1b[K")
+            self.stream.flush()
+            self._shown = True
+
+    def clear(self) -> None:
+        """Erase the note, if one is shown."""
+        with self._lock:
+            if self._shown:
+                self.stream.write("\r\x1b[K")
+                self.stream.flush()
+                self._shown = False
+
+    def _counted(self) -> str:
+        return f"arranged {self.done}/{self.total} hands" if self.total is not None else f"arranged {self.done} hands"
+
+    def step(self) -> None:
+        """One more hand done."""
+        self.done += 1
+        if self.on and (self.total is None or self.done < self.total):
+            self._draw(self._counted())
+
+    @contextlib.contextmanager
+    def ticking(self) -> Iterator[None]:
+        """While the body runs: after ``after`` seconds, the seconds it has taken; the note is erased after."""
+        if not self.on:
+            yield
+            return
+        stop = threading.Event()
+        start = time.monotonic()
+        batch = self.done > 0 or self.total is not None
+
+        def tick() -> None:
+            if stop.wait(self.after):
+                return
+            while not stop.is_set():
+                seconds = f"{time.monotonic() - start:.0f} s"
+                self._draw(f"{self._counted()}; this one {seconds}" if batch else f"arranging... {seconds}")
+                stop.wait(0.5)
+
+        thread = threading.Thread(target=tick, daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            thread.join()
+            self.clear()
+
+
+def _solver(rs: Any, seconds: float) -> Any:
+    from loba_dsl.solver.api import Solver
+
+    return Solver(rs, budget=seconds)
+
+
+def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
+                 line: int, *, opened: bool = False, round_number: int | None = None) -> str:
+    from loba_dsl.render import arrangement_dict, arrangement_text
+    from loba_dsl.solver.advice import arrange_hand
+
+    hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
+                        line=line, discard=discard)
+    if as_json:
+        return _dumps(arrangement_dict(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
+    return str(arrangement_text(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
+
+
+# ---------------------------------------------------------------- diff
+
+
+@app.command("diff")
+def diff_cmd(
+    a: Annotated[str, typer.Argument(help="A ruleset: a shipped name or a .yaml file.")],
+    b: Annotated[str, typer.Argument(help="The ruleset to compare it with.")],
+    deals: Annotated[
+        int, typer.Option("--deals", min=0, help="Also deal and solve N random hands under each ruleset.")
+    ] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the dealt hands (same seed, same figures).")] = 1,
+    no_witnesses: Annotated[bool, typer.Option("--no-witnesses", help="Only the rules, no examples.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """How two variants differ: the rules, the smallest examples that behave differently, and play figures.
+
+    Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
+    """
+    _json_mode(as_json)
+    from loba_dsl.compare import diff
+    from loba_dsl.render import diff_text
+
+    left = _guard(lambda: _load(a))
+    right = _guard(lambda: _load(b))
+    witnesses = not no_witnesses
+    if deals and sys.stderr.isatty():
+        with typer.progressbar(length=2 * deals, label="dealing and solving", file=sys.stderr) as bar:
+            report = _guard(lambda: diff(left, right, witnesses=witnesses, deals=deals, seed=seed,
+                                         progress=bar.update))
+    else:
+        report = _guard(lambda: diff(left, right, witnesses=witnesses, deals=deals, seed=seed))
+    _emit(_dumps(report.to_dict()) if as_json else diff_text(report).rstrip("\n"))
+    raise typer.Exit(0 if report.same else 1)
+
+
+# ---------------------------------------------------------------- rulesets, show, validate
+
+
+@app.command("rulesets")
+def rulesets_cmd(as_json: JsonOpt = False) -> None:
+    """List the shipped rulesets with a one-line description."""
+    _json_mode(as_json)
+    from loba_dsl.rules.documents import shipped_names
+
+    def body() -> list[tuple[str, str]]:
+        return [(name, _load(name).description) for name in shipped_names()]
+
+    rows = _guard(body)
+    if as_json:
+        _emit(_dumps([{"name": n, "description": d} for n, d in rows]))
+        return
+    width = max(len(n) for n, _ in rows)
+    for name, description in rows:
+        default = " (default)" if name == DEFAULT_RULESET else ""
+        _emit(f"{name:<{width}}  {description}{default}")
+
+
+@app.command()
+def show(
+    name: Annotated[str, typer.Argument(help="A shipped ruleset name or a .yaml file.")],
+    origin: Annotated[bool, typer.Option("--origin", help="Say which file:line each value comes from.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Print a ruleset as resolved (after `extends` and defaults)."""
+    _json_mode(as_json)
+    from loba_dsl.render import ruleset_text
+
+    rs = _guard(lambda: _load(name))
+    if as_json:
+        out: dict[str, Any] = {"ruleset": rs.document}
+        if origin:
+            out["origins"] = {".".join(str(p) for p in path): where for path, where in rs.origins.items()}
+        _emit(_dumps(out))
+        return
+    _emit(ruleset_text(rs, origin=origin).rstrip("\n"))
+
+
+@app.command()
+def validate(
+    file: Annotated[str, typer.Argument(help="The house ruleset file to check ('-': stdin).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
+    _json_mode(as_json)
+    from loba_dsl.errors import LobaError, LobaErrors
+    from loba_dsl.rules.loading import load_file
+
+    if file != "-" and not os.path.isfile(file):
+        _fail(f"error: no such file: {file}" if not os.path.exists(file) else f"error: not a file: {file}")
+    try:
+        if file == "-":  # the text on stdin; its `extends` reaches shipped rulesets and files of this folder
+            from loba_dsl.rules.loading import Siblings, loads
+
+            rs = loads(sys.stdin.buffer.read(), source="<stdin>", resolver=Siblings(os.getcwd()), cached=False)
+        else:
+            rs = load_file(file, cached=False)
+    except LobaError as e:
+        errors = e.errors if isinstance(e, LobaErrors) else (e,)
+        code = 2 if any(x.code == "unreadable" for x in errors) else 1
+        if as_json:
+            _emit(_dumps({"file": file, **error_json(e), "valid": False, "errors": e.to_dict()["errors"]}))
+        sys.stderr.write(e.render() + "\n")
+        raise typer.Exit(code) from None
+    for warning in rs.warnings:  # legal but surely not meant: said, never an error (issue 10)
+        sys.stderr.write(warning.render() + "\n")
+    if as_json:
+        warnings = [{"message": w.message, "hint": w.hint, "location": None if w.location is None else {
+            "file": w.location.source, "line": w.location.line, "column": w.location.column,
+            "length": w.location.length}} for w in rs.warnings]
+        _emit(_dumps({"file": file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds],
+                      "warnings": warnings}))
+    else:
+        parents = " -> ".join(Path(f).name for f in rs.files)
+        _emit(f"{file}: valid ruleset '{rs.name}' ({parents}; meld kinds: {', '.join(k.name for k in rs.kinds)})")
+
+
+# ---------------------------------------------------------------- schema, new, help
+
+
+@app.command("schema")
+def schema_cmd() -> None:
+    """Print the ruleset JSON Schema, for editors: `loba schema > schema.json`."""
+    from importlib.resources import files
+
+    sys.stdout.write(files("loba_dsl").joinpath("rulesets/schema.json").read_text(encoding="utf-8"))
+
+
+_SKELETON = """\
+# yaml-language-server: $schema={schema}
+# A house ruleset: it takes every rule of '{parent}' and changes only the keys below.
+# Check it with `loba validate {file}`, see what it changes with `loba diff {parent} {file}`,
+# and play with `--ruleset {file}`.  Every key is described in the schema (`loba schema`) and
+# docs/rules.md; `loba show {parent} --origin` prints the rules you start from.
+name: {name}
+description: {parent}, with our house rules
+extends: {parent}
+
+# Uncomment and change what your table plays differently, for example:
+#
+# melds:
+#   escalera:
+#     shape: run 3..13, ace high or low, wilds <= 2     # aces both ways, two wilds per escalera
+#
+# wilds:
+#   cards: JOKER, 2                                     # the 2s are wild too
+#
+# match:
+#   eliminate_at: 101
+#   reentry: {{max: 3, score: highest_plus_one}}        # or {{score: fixed, fixed_score: 50}}
+#
+# deal:
+#   cards_by_players: {{"2": 11}}                       # 11 cards each at a table of two
+"""
+
+
+@app.command("new")
+def new_cmd(
+    name: Annotated[str, typer.Argument(help="The house ruleset's name, e.g. casa-garcia (writes NAME.yaml).")],
+    extends: Annotated[str, typer.Option("--extends", help="The shipped ruleset to start from.")] = DEFAULT_RULESET,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+) -> None:
+    """Write a commented house-ruleset skeleton, NAME.yaml, that extends a shipped ruleset."""
+    import re
+
+    from loba_dsl.rules.documents import shipped_names
+
+    if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        _fail(f"error: '{name}' is not a ruleset name: use lower-case letters, digits and hyphens, e.g. casa-garcia")
+    if extends not in shipped_names():
+        _fail(f"error: unknown ruleset '{extends}' (shipped: {', '.join(shipped_names())})")
+    path = Path(f"{name}.yaml")
+    if path.exists() and not force:
+        _fail(f"error: {path} exists (--force overwrites it)")
+    schema = Path("schema.json")
+    if not schema.exists():
+        from importlib.resources import files
+
+        schema.write_text(files("loba_dsl").joinpath("rulesets/schema.json").read_text(encoding="utf-8"),
+                          encoding="utf-8")
+    path.write_text(_SKELETON.format(schema="schema.json", parent=extends, name=name, file=path), encoding="utf-8")
+    _emit(f"wrote {path} (extends {extends}) and {schema} for editors; check it with `loba validate {path}`")
+
+
+_FORMATS = """\
+Round files (loba score FILE):
+
+  # a comment
+  round: 3                          # optional: the round's number, for the formula (default 1)
+  players: 4                        # optional: how many play (default: those listed)
+  player Ana: went out              # or: went out all at once
+    table: Q♥ K♥ A♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
+  player Beto
+    table: 4♣ 5♣ 6♣
+    hand: JOKER A♠ K♦ 7♣            # the cards left in hand
+  stock ran out                     # optional: the round ended with the stock
+
+  A file (or argument) that is just cards is one hand: loba score "A♠ K♦ 2♣ 9♥".
+
+Match files (loba match FILE):
+
+  players: Ana, Beto, Carla, Dani
+  round 1
+    Ana: out                        # went out this round
+    Beto: 34                        # points written down...
+    Carla: 57
+    Dani: 20
+  round 2                           # (a round may also give each player's cards, as a round file does)
+    Ana: out
+    Beto: 40
+    Carla: 50
+    Dani: 12
+  reenter Carla                     # right after the round that eliminated her
+
+  A name may be several words: players: Ana, María Luz  then  María Luz: 34
+  (and in a round: player María Luz: went out).
+
+Spanish words work in both: fuera (= out, went out), jugadores (= players), jugador (= player),
+mesa (= table), mano (= hand), ronda (= round), reenganche (= reenter).
+
+Hand and meld files (loba check --file, loba arrange --file): one meld or hand per line; '#' comments.
+Every file may be '-' (standard input); UTF-8, with or without a byte-order mark.
+"""
+
+
+@app.command("help")
+def help_cmd(
+    topic: Annotated[str, typer.Argument(help="What to explain: formats.")] = "formats",
+) -> None:
+    """Explain a topic: `loba help formats` shows the round and match file formats with examples."""
+    if topic != "formats":
+        _fail(f"error: no help on '{topic}' (topics: formats); `loba --help` lists the commands")
+    _emit(_FORMATS.rstrip("\n"))
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command being run (``loba arrange ...``): Typer builds every registered
+    command's parameters before it parses anything, and most of start-up would go on commands that do not
+    run (issue 11).  Anything else (``loba --help``, no command, a misspelt one, shell completion) gets
+    the whole app, so help, errors and suggestions are what they always were."""
+    if not argv or os.environ.get("_LOBA_COMPLETE"):
+        return app
+    for info in app.registered_commands:
+        if argv[0] == (info.name or typer.main.get_command_name(info.callback.__name__ if info.callback else "")):
+            import copy
+
+            lean = copy.copy(app)
+            lean.registered_commands = [info]
+            return lean
+    return app
+
+
+import loba_cli.serve_command  # noqa: E402,F401  (registers serve; imports the service only when it runs)
+from loba_cli import game_commands  # noqa: E402,F401  (registers replay, deal, moves)

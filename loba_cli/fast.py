@@ -1,0 +1,140 @@
+"""``loba check`` without Typer, for the plain invocations (issue 11: start-up).
+
+Typer's import (it brings Click) and the building of the command take a large share of a
+``loba check`` run.  :func:`parse_check` reads the common forms of the command line itself::
+
+    loba check CARDS... [-r/--ruleset R] [--lang L] [--json] [-f/--file F] [--opening] [--contract N]
+
+(options before, between or after the cards; ``--name=value`` for the long ones; the last of a
+repeated option wins, as in Click) and answers None for anything else: ``--help``, an unknown or
+misspelt option, a missing or option-like value, ``--``, a short option with its value attached,
+a number that is not plain digits, shell completion.  :func:`run` then runs
+:func:`loba_cli.common.check_command`, the body the Typer command runs, and ends the way Typer's
+``main`` ends a command (an interruption exit 130, end of input "Aborted!" exit 1, a closed pipe
+exit 1), so the output, the exit code and the JSON are those of the Typer path; a None from
+:func:`run` means "not mine: run the Typer app".
+
+>>> parse_check(["check", "A♣", "2♣", "JOKER", "-r", "mas", "--json"])
+{'words': ['A♣', '2♣', 'JOKER'], 'ruleset': 'mas', 'as_json': True}
+>>> parse_check(["check", "--lang=DE", "-f", "-"])
+{'words': [], 'lang': 'de', 'file': '-'}
+>>> [parse_check(argv) for argv in (["check", "-h"], ["check", "A♣", "--jsn"], ["arrange", "A♣"])]
+[None, None, None]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+__all__ = ["parse_check", "run"]
+
+_VALUED = {"--ruleset": "ruleset", "-r": "ruleset", "--lang": "lang", "--file": "file", "-f": "file",
+           "--contract": "contract"}
+_FLAGS = {"--json": "as_json", "--opening": "opening"}
+
+
+def parse_check(argv: list[str]) -> dict[str, Any] | None:
+    """``check_command``'s arguments for a plain ``loba check`` command line, or None (see the module)."""
+    if not argv or argv[0] != "check":
+        return None
+    words: list[str] = []
+    params: dict[str, Any] = {"words": words}
+    i, n = 1, len(argv)
+    while i < n:
+        token = argv[i]
+        i += 1
+        if token == "-" or not token.startswith("-"):
+            words.append(token)
+            continue
+        if token in _FLAGS:
+            params[_FLAGS[token]] = True
+            continue
+        name, eq, value = token.partition("=")
+        if name not in _VALUED or (eq and not name.startswith("--")):
+            return None
+        if not eq:
+            if i == n:
+                return None
+            value = argv[i]
+            i += 1
+        if not value or (value.startswith("-") and value != "-"):
+            return None
+        key = _VALUED[name]
+        if key == "contract":
+            if not (value.isascii() and value.isdigit()):
+                return None
+            params[key] = int(value)
+        elif key == "lang":
+            params[key] = value.strip().lower()
+        else:
+            params[key] = value
+    if any(not _utf8(token) for token in argv):
+        return None
+    return params
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeError:  # a byte the file system's encoding could not decode: Click's business
+        return False
+    return True
+
+
+def _completing() -> bool:
+    """Whether a shell asks for completions (Click's ``_PROG_COMPLETE`` variable, whatever the name)."""
+    return any(name.endswith("_COMPLETE") for name in os.environ)
+
+
+def run(argv: list[str]) -> int | None:
+    """Run a plain ``loba check`` and give its exit code; None when the command line is not one."""
+    if _completing():
+        return None
+    params = parse_check(argv)
+    if params is None:
+        return None
+    try:
+        from loba_cli.common import check_command
+
+        return check_command(**params)
+    except EOFError:  # as Typer's main: a newline, then "Aborted!"
+        _say("\n")
+        _say("Aborted!\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except OSError as e:
+        import errno
+
+        if e.errno != errno.EPIPE:
+            raise
+        sys.stdout = _Pacified(sys.stdout)
+        sys.stderr = _Pacified(sys.stderr)
+        return 1
+
+
+def _say(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+class _Pacified:
+    """A stream whose flush ignores a closed pipe (Click's ``PacifyFlushWrapper``): the interpreter
+    flushes stdout and stderr as it exits, and a reader that went away is not an error then."""
+
+    def __init__(self, wrapped: Any) -> None:
+        self.wrapped = wrapped
+
+    def flush(self) -> None:
+        try:
+            self.wrapped.flush()
+        except OSError as e:
+            import errno
+
+            if e.errno != errno.EPIPE:
+                raise
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self.wrapped, attr)
