@@ -76,6 +76,26 @@ def test_every_card_of_every_candidate_meld_is_live(rs: Ruleset) -> None:
         assert all(live[c] == hand.count(c) for c in live), hand
 
 
+@pytest.mark.parametrize("rs", rulesets(), ids=lambda rs: rs.name)
+def test_no_candidate_meld_crosses_two_live_parts(rs: Ruleset) -> None:
+    gen = Solver(rs).candidates
+    split = 0
+    for i, hand in enumerate(hands(rs, f"parts:{rs.name}", 300)):
+        if i % 2:  # half without any card that can be wild: those are the hands that split
+            hand = tuple(c for c in hand if not gen.wild_capable[c])
+        parts = gen.live_parts(hand)
+        assert Counter(c for p in parts for c in p) == Counter(gen.live(hand)), hand
+        where: dict[int, int] = {}
+        for k, part in enumerate(parts):
+            assert list(part) == sorted(part, key=gen.order.__getitem__)
+            for c in part:
+                assert where.setdefault(c, k) == k, (hand, c)  # every copy of a card in the same part
+        split += len(parts) > 1
+        for meld in gen.hand_candidates(gen.ordered(hand)):
+            assert len({where[c] for c in meld}) == 1, (hand, meld)
+    assert split  # some hands do split, so the property is exercised
+
+
 def _walked_runs(gen: CandidateGenerator, shape_index: int, present: int,
                  budget: int) -> set[tuple[tuple[int, ...], int]]:
     """The run skeletons of one suit by a direct walk: every window, every choice of naturals given to wilds."""

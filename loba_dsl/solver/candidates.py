@@ -349,7 +349,7 @@ class CandidateGenerator:
     def _run_groups_of(self, index: int, present: int) -> tuple[int, ...]:
         """The unions of overlapping run windows held whole in one suit whose ranks ``present`` are held."""
         merged: list[int] = []
-        for size, _, mask in self.run_windows[index]:
+        for _, _, mask in self.run_windows[index]:
             if mask & present != mask:
                 continue
             for i, m in enumerate(merged):
