@@ -144,14 +144,14 @@ class Solver:
         self.sign = self.objective.sign
         self.left_utility, self.meld_terms = self._terms()
         self._live = self.candidates.live
-        self._live_parts = self.candidates.live_parts
         self._live_gains: dict[Multiset, int] = {}
         self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
         """A hand's live cards -> the melds of their best arrangement."""
         table = hand_table(ruleset)
         self._hand_values: tuple[int, ...] | None = None if table is None else tuple(ruleset.hand_values[table])
         """The round formula's hand table, per card code (``None``: the formula values no hand)."""
-        """A hand's live cards (those some candidate meld may use) -> the best total gain of their melds."""
+        """A hand's live cards (those some candidate meld may use), or a part of them -> the best total gain of
+        their melds (the best gain of those cards as a hand, either way)."""
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
         self._gain_values: dict[Multiset, int | None] = {}
         self._value_by_meld: dict[Multiset, int | None] = {}
@@ -486,16 +486,56 @@ class Solver:
         searched over a bitmask of its cards.
         """
         utility = sum(map(self.left_utility.__getitem__, cards))
-        gains = self._live_gains
-        for part in self._live_parts(cards):
-            gain = gains.get(part)
+        live = self._live(cards)
+        if live:
+            gain = self._live_gains.get(live)
             if gain is None:
-                with self._running(budget, "scoring the hand"):
-                    gain = gains[part] = self._gain_of(part)
+                gain = self._live_gains[live] = self._split_gain(live, budget)
             utility += gain
         objective = self.objective
         value = self.sign * utility + objective.linear.const
         return objective.wrap(value) if objective.wrap is not None else value
+
+    def _split_gain(self, live: Multiset, budget: BudgetLike | Clock) -> int:
+        """The best gain of a hand's live cards: the sum of its parts', or the best sharing of its Jokers."""
+        parts, jokers = self.candidates.split(live)
+        if jokers:
+            return self._shared_out(parts, jokers, budget)
+        if len(parts) == 1:
+            with self._running(budget, "scoring the hand"):
+                return self._gain_of(live)
+        gains = self._live_gains
+        total = 0
+        for part in parts:
+            gain = gains.get(part)
+            if gain is None:
+                with self._running(budget, "scoring the hand"):
+                    gain = gains[part] = self._gain_of(part)
+            total += gain
+        return total
+
+    def _shared_out(self, parts: tuple[Multiset, ...], jokers: int, budget: BudgetLike | Clock) -> int:
+        """The best total gain of ``parts`` (no meld crosses two) with ``jokers`` Jokers shared out among them.
+
+        Each part's best gain with ``t`` Jokers is cached under its cards; a
+        part's gain grows with its Jokers (a Joker may stay in hand), so the best
+        sharing gives every Joker to some part: a small knapsack over the parts.
+        """
+        gains = self._live_gains
+        joker = self.deck.joker_code
+        best = [0] + [-1] * jokers  # best[j]: the parts so far with j Jokers among them (gains are never negative)
+        for part in parts:
+            with_jokers = []
+            for t in range(jokers + 1):
+                key = part + (joker,) * t  # the Joker is last in the processing order
+                gain = gains.get(key)
+                if gain is None:
+                    with self._running(budget, "scoring the hand"):
+                        gain = gains[key] = self._gain_of(key)
+                with_jokers.append(gain)
+            best = [max(best[j - t] + with_jokers[t] for t in range(j + 1) if best[j - t] >= 0)
+                    for j in range(jokers + 1)]
+        return max(best)
 
     def best_discard_score(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> int:
         """The score after the best discard (as ``best_discard(cards)[1].score``, without building it)."""

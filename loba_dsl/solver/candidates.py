@@ -111,7 +111,9 @@ class CandidateGenerator:
             k.index: {} for k in self.shapes if k.run}
         """Per run shape: (one suit's ranks present, wilds it may use) -> its run skeletons (:meth:`_run_skeletons`)."""
         self._run_groups: dict[int, dict[int, tuple[int, ...]]] = {k.index: {} for k in self.shapes if k.run}
-        """Per run shape: one suit's ranks present -> the unions of overlapping windows held whole (no wilds)."""
+        """Per run shape: (one suit's ranks present, wilds usable) -> the held ranks candidates may use together."""
+        self._least_size = min((k.lo for k in self.shapes), default=1)
+        """The fewest cards of any meld kind (that many Jokers could meld alone)."""
         self._set_table: dict[int, dict[tuple[tuple[tuple[int, int], ...], int], tuple[Skeleton, ...]]] = {
             k.index: {} for k in self.shapes if not k.run}
         """Per set shape: (copies held of one rank by suit, wilds it may use) -> its set skeletons."""
@@ -123,6 +125,27 @@ class CandidateGenerator:
         self.set_natural = tuple(
             c != deck.joker_code and not (self.wild_capable[c] and not self.natural_too) for c in range(deck.n_codes))
         """Per card code, whether a set may hold it as a natural card (as :meth:`hand_candidates` generates them)."""
+        n_ranks, n_suits = deck.n_ranks, deck.n_suits
+        self._suit_shifts = tuple(n_ranks * su for su in range(n_suits))
+        self._run_bit = tuple(0 if self.rank[c] < 0 else 1 << (n_ranks * self.suit[c] + self.rank[c])
+                              for c in range(deck.n_codes))
+        """Per card code, its bit among the ranks held by suit (a field of ``n_ranks`` bits per suit)."""
+        self._suit_bit = tuple(1 << (8 * self.rank[c] + self.suit[c]) if self.set_natural[c] else 0
+                               for c in range(deck.n_codes))
+        """Per card code a set may hold as natural, its suit's bit in its rank's byte."""
+        self._wild_shift = 8 * n_ranks
+        self._count = tuple((1 << (8 * self.rank[c]) if self.set_natural[c] else 0)
+                            + (1 << self._wild_shift if self.wild_capable[c] else 0) for c in range(deck.n_codes))
+        """Per card code: one in its rank's byte (a set may hold it as natural), one above them all if it can be wild.
+
+        A byte holds any count of one rank (at most 8 copies of 8 suits) with its top bit clear."""
+        self._count_mask = (1 << self._wild_shift) - 1
+        self._low_bits = sum(1 << (8 * r) for r in range(n_ranks))
+        self._high_bits = self._low_bits << 7
+        self._m1, self._m2, self._m4 = (self._low_bits * 0x55, self._low_bits * 0x33, self._low_bits * 0x0F)
+        self._set_live_bit = tuple(1 << (8 * self.rank[c] + 7) if self.set_natural[c] else 0
+                                   for c in range(deck.n_codes))
+        """Per card code a set may hold as natural, the top bit of its rank's byte."""
         self._card_info = tuple(
             (self.suit[c], 1 << self.rank[c] if self.rank[c] >= 0 else 0, self.rank[c], self.set_natural[c],
              self.wild_capable[c]) for c in range(deck.n_codes))
@@ -242,122 +265,169 @@ class CandidateGenerator:
         cards with the others kept.  The run part is read from a table per
         shape, filled once per (ranks of one suit present, wilds usable).
         """
+        run_bit, suit_bit, count = self._run_bit, self._suit_bit, self._count
+        held = suits = counts = 0
+        for c in cards:
+            held |= run_bit[c]
+            suits |= suit_bit[c]
+            counts += count[c]
+        n_wild = counts >> self._wild_shift
+        set_live = 0  # per rank, the top bit of its byte: a set of that rank could be made
+        if counts:
+            counts &= self._count_mask
+            spread = 0
+            for lo, distinct, limit in self._set_shapes:
+                need = lo - min(n_wild, limit)
+                if need <= 1:
+                    # A card of the rank is enough: every rank held in a set-natural card.
+                    set_live |= ((counts | (counts >> 1) | (counts >> 2) | (counts >> 3) | (counts >> 4)
+                                  | (counts >> 5) | (counts >> 6)) & self._low_bits) << 7
+                    continue
+                if distinct:
+                    if not spread:  # suits held, per rank: the bit count of each byte
+                        x = suits - ((suits >> 1) & self._m1)
+                        x = (x & self._m2) + ((x >> 2) & self._m2)
+                        spread = (x + (x >> 4)) & self._m4
+                    set_live |= (spread + (128 - need) * self._low_bits) & self._high_bits
+                else:
+                    set_live |= (counts + (128 - need) * self._low_bits) & self._high_bits
+        live_runs = 0
+        n_ranks = self.deck.n_ranks
+        if held:
+            full = (1 << n_ranks) - 1
+            for index, lo, limit in self._run_shapes:
+                budget = min(n_wild, limit)
+                table = self._run_live[index]
+                for shift in self._suit_shifts:
+                    mask = (held >> shift) & full
+                    if mask:
+                        key = mask | budget << n_ranks
+                        found = table.get(key)
+                        if found is None:
+                            found = table[key] = self._live_in_runs(index, lo, mask, budget)
+                        live_runs |= found << shift
+        if not (set_live or live_runs or n_wild):
+            return ()
+        in_set, wild_capable = self._set_live_bit, self.wild_capable
+        out = [c for c in cards if run_bit[c] & live_runs or in_set[c] & set_live or wild_capable[c]]
+        return self.ordered(out)
+
+    def live_parts(self, cards: Sequence[Card]) -> tuple[Multiset, ...]:
+        """The live cards of ``cards`` split into parts no candidate meld crosses (see :meth:`live_split`).
+
+        A hand holding a card that can be wild is one part here (the Jokers are
+        not shared out).
+        """
+        parts, jokers = self.live_split(cards)
+        if not jokers:
+            return parts
+        live = self.live(cards)
+        return (live,) if live else ()
+
+    def live_split(self, cards: Sequence[Card]) -> tuple[tuple[Multiset, ...], int]:
+        """The live natural cards split into parts no candidate meld crosses, and the Jokers to share among them.
+
+        A candidate is a run window (its held cards, the gaps filled by wilds)
+        or a set of one rank's cards (with wilds), so the parts are the unions
+        of the windows and ranks a candidate may use, with as many wilds as the
+        hand holds.  No meld holds cards of two parts, so the best arrangement
+        of the hand is the best over every way of giving each part some of the
+        Jokers (``jokers``, all alike), of the parts' best arrangements: and
+        small parts recur from hand to hand.  A hand whose wilds are not all
+        Jokers (a card that may also stand as itself), or that holds enough
+        Jokers to meld them alone, is one part with no Joker to share:
+        ``((live,), 0)``.  Each part is in the processing order.
+        """
+        return self.split(self.live(cards))
+
+    def split(self, live: Multiset) -> tuple[tuple[Multiset, ...], int]:
+        """:meth:`live_split` of a hand's live cards (as :meth:`live` gives them)."""
+        if not live:
+            return (), 0
         info = self._card_info
         present = [0] * self.deck.n_suits
-        in_sets: dict[int, int] = {}
-        suits_of: dict[int, int] = {}
-        n_wild = 0
-        for c in cards:
-            su, bit, r, natural, wild = info[c]
+        jokers = 0
+        naturals: list[Card] = []
+        for c in live:
+            su, bit, _, _, wild = info[c]
             if wild:
-                n_wild += 1
-            if su >= 0:
-                present[su] |= bit
-                if natural:
-                    in_sets[r] = in_sets.get(r, 0) + 1
-                    suits_of[r] = suits_of.get(r, 0) | 1 << su
-        live_ranks = 0  # ranks whose set could be made
-        for lo, distinct, limit in self._set_shapes:
-            need = lo - min(n_wild, limit)
-            for r, n in in_sets.items():
-                if n >= need and (not distinct or suits_of[r].bit_count() >= need):
-                    live_ranks |= 1 << r
-        live_runs = [0] * len(present)
-        found_run = 0
+                if su >= 0:
+                    return (live,), 0
+                jokers += 1
+                continue
+            present[su] |= bit
+            naturals.append(c)
+        if not naturals or jokers >= self._least_size:
+            return (live,), 0
+        # Groups of cells (a bit per suit and rank, as in ``_run_bit``) that one candidate's naturals lie in:
+        # a run's in one window the wilds can fill (unions of such windows) ...
         n_ranks = self.deck.n_ranks
-        for index, lo, limit in self._run_shapes:
-            budget = min(n_wild, limit)
-            table = self._run_live[index]
-            for su, mask in enumerate(present):
+        groups: list[int] = []
+        for index, _, limit in self._run_shapes:
+            budget = min(jokers, limit)
+            table = self._run_groups[index]
+            for shift, mask in zip(self._suit_shifts, present, strict=True):
                 if mask:
                     key = mask | budget << n_ranks
                     found = table.get(key)
                     if found is None:
-                        found = table[key] = self._live_in_runs(index, lo, mask, budget)
-                    if found:
-                        live_runs[su] |= found
-                        found_run = 1
-        if not (live_ranks or found_run or n_wild):
-            return ()
-        out = []
-        for c in cards:
-            su, bit, r, natural, wild = info[c]
-            if wild or (su >= 0 and (live_runs[su] & bit or (natural and live_ranks & bit))):
-                out.append(c)
-        return self.ordered(out)
+                        found = table[key] = self._run_groups_of(index, mask, budget)
+                    groups.extend(g << shift for g in found)
+        # ... a set's in one rank (the ranks whose set could reach its least size).
+        if self._set_shapes:
+            rank, suit, set_natural, run_bit = self.rank, self.suit, self.set_natural, self._run_bit
+            count: dict[int, int] = {}
+            suits: dict[int, int] = {}
+            cells: dict[int, int] = {}
+            for c in naturals:
+                if set_natural[c]:
+                    r = rank[c]
+                    count[r] = count.get(r, 0) + 1
+                    suits[r] = suits.get(r, 0) | 1 << suit[c]
+                    cells[r] = cells.get(r, 0) | run_bit[c]
+            for lo, distinct, limit in self._set_shapes:
+                need = lo - min(jokers, limit)
+                for r, n in count.items():
+                    if (suits[r].bit_count() if distinct else n) >= need:
+                        groups.append(cells[r])
+        parts: list[int] = []
+        for g in groups:
+            apart = []
+            for m in parts:
+                if m & g:
+                    g |= m
+                else:
+                    apart.append(m)
+            apart.append(g)
+            parts = apart
+        if len(parts) == 1 and not jokers:
+            return (live,), 0
+        run_bit = self._run_bit
+        out: dict[int, list[Card]] = {}
+        for c in naturals:
+            bit = run_bit[c]
+            part = next((m for m in parts if m & bit), bit)  # (every live natural is in some group)
+            out.setdefault(part, []).append(c)
+        return tuple(tuple(p) for p in out.values()), jokers
 
-    def live_parts(self, cards: Sequence[Card]) -> tuple[Multiset, ...]:
-        """The live cards of ``cards`` split into parts no candidate meld crosses (each in the processing order).
+    def _run_groups_of(self, index: int, present: int, budget: int) -> tuple[int, ...]:
+        """One suit's held ranks (``present``) that run candidates with up to ``budget`` wilds may use together.
 
-        A hand holding a card that can be wild is one part (a wild may join
-        any meld).  Without one, every candidate is a run window held whole or
-        a set of one rank's cards, so the parts are the unions of overlapping
-        windows and ranks: the best arrangement of the hand is the union of its
-        parts' best arrangements, and small parts recur from hand to hand.
+        The unions of the held ranks of every window those wilds can fill,
+        windows that share a held rank joined.
         """
-        live = self.live(cards)
-        if not live:
-            return ()
-        info = self._card_info
-        present = [0] * self.deck.n_suits
-        for c in live:
-            su, bit, _, _, wild = info[c]
-            if wild:
-                return (live,)
-            present[su] |= bit
-        parent: dict[Card, Card] = {c: c for c in live}
-
-        def root(c: Card) -> Card:
-            while parent[c] != c:
-                parent[c] = parent[parent[c]]
-                c = parent[c]
-            return c
-
-        def join(cards: Sequence[Card]) -> None:
-            first = root(cards[0])
-            for c in cards[1:]:
-                other = root(c)
-                if other != first:
-                    parent[other] = first
-
-        # Every candidate is a run window held whole (a union of overlapping ones is one part) ...
-        codes = self.suit_codes
-        for index, _, _ in self._run_shapes:
-            table = self._run_groups[index]
-            for su, mask in enumerate(present):
-                if mask:
-                    found = table.get(mask)
-                    if found is None:
-                        found = table[mask] = self._run_groups_of(index, mask)
-                    for group in found:
-                        join([codes[su][r] for r in range(self.deck.n_ranks) if group >> r & 1])
-        # ... or a set of one rank's cards (the ranks whose set could reach its least size).
-        by_rank: dict[int, list[Card]] = {}
-        for c in dict.fromkeys(live):
-            if self.set_natural[c]:
-                by_rank.setdefault(self.rank[c], []).append(c)
-        for lo, distinct, _ in self._set_shapes:
-            for same in by_rank.values():
-                held = len({self.suit[c] for c in same}) if distinct else sum(live.count(c) for c in same)
-                if held >= lo:
-                    join(same)
-        parts: dict[Card, list[Card]] = {}
-        for c in live:
-            parts.setdefault(root(c), []).append(c)
-        return tuple(tuple(p) for p in parts.values()) if len(parts) > 1 else (live,)
-
-    def _run_groups_of(self, index: int, present: int) -> tuple[int, ...]:
-        """The unions of overlapping run windows held whole in one suit whose ranks ``present`` are held."""
+        n_present = present.bit_count()
         merged: list[int] = []
-        for _, _, mask in self.run_windows[index]:
-            if mask & present != mask:
+        for size, _, mask in self.run_windows[index]:
+            have = mask & present
+            if not have or size - have.bit_count() > budget or size > n_present + budget:
                 continue
             for i, m in enumerate(merged):
-                if m & mask:
-                    merged[i] = m | mask
+                if m & have:
+                    merged[i] = m | have
                     break
             else:
-                merged.append(mask)
+                merged.append(have)
         # Windows met later may join two unions made apart: merge until none overlap.
         changed = True
         while changed:
