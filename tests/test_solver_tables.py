@@ -141,6 +141,20 @@ def test_arrangements_with_and_without_the_live_cut_are_the_same(rs: Ruleset, mo
 
 
 @pytest.mark.parametrize("rs", rulesets(), ids=lambda rs: rs.name)
+def test_the_plain_search_of_small_hands_chooses_what_the_full_search_chooses(
+        rs: Ruleset, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Small hands are searched without bounds (``_LIGHT_UP_TO``): same melds, same ties, same order."""
+    sample = hands(rs, f"light:{rs.name}", 150)
+    light = [Solver(rs).arrange(h) for h in sample]
+    scores = [Solver(rs).best_score(h) for h in sample]
+    monkeypatch.setattr(api, "_LIGHT_UP_TO", -1)  # every hand through HandSearch
+    for h, a, score in zip(sample, light, scores, strict=True):
+        b = Solver(rs).arrange(h)
+        assert (a.melds, a.left, a.score) == (b.melds, b.left, b.score), h
+        assert score == b.score, h
+
+
+@pytest.mark.parametrize("rs", rulesets(), ids=lambda rs: rs.name)
 def test_an_arrangement_scores_as_the_scorer_scores_it(rs: Ruleset) -> None:
     solver = Solver(rs)
     for hand in hands(rs, f"score:{rs.name}", 150):

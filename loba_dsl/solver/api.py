@@ -455,9 +455,13 @@ class Solver:
         :class:`~loba_dsl.errors.BudgetExceeded` when it runs out: the answer
         is exact or there is none.
         """
-        with self._running(budget, "arranging the hand"):
-            given = self._cards(cards)
-            return self._arranged(given, self._live_arrangement(self._live(given)))
+        given = self._cards(cards)
+        live = self._live(given)
+        found = self._live_melds.get(live)
+        if found is None:
+            with self._running(budget, "arranging the hand"):
+                found = self._live_arrangement(live)
+        return self._arranged(given, found)
 
     def _live_arrangement(self, live: Multiset) -> tuple[PlacedMeld, ...]:
         """The melds of the best arrangement of a hand whose live cards are ``live`` (cached per ``live``).
@@ -469,9 +473,11 @@ class Solver:
         found = self._live_melds.get(live)
         if found is None:
             if live and self._may_meld(live):
-                hand = self._search(live, self._gain_or_none)
-                hand.solve(hand.full)
-                found = self._chosen(hand, hand.full)
+                found = self._light_arrangement(live)
+                if found is None:
+                    hand = self._search(live, self._gain_or_none)
+                    hand.solve(hand.full)
+                    found = self._chosen(hand, hand.full)
             else:
                 found = ()
             self._live_melds[live] = found
@@ -575,6 +581,93 @@ class Solver:
             return self._light_gain(cards, raw)
         search = self._search(hand, self._gain_or_none)
         return search.solve(search.full)
+
+    def _light_arrangement(self, live: Multiset) -> tuple[PlacedMeld, ...] | None:
+        """The melds :class:`HandSearch` would choose, by the plain memoised search, on a small hand.
+
+        Only where the two must agree: few candidate melds, and no card of the
+        Joker's class but Jokers (so no card is searched as a Joker and no meld
+        is skipped for a Joker's sake).  The plain search takes the cards in
+        the order :class:`HandSearch` does (fewest candidate melds first, then
+        the processing order), tries keeping the first free card first and its
+        melds greatest gain first, and keeps the first of equal values, as it
+        does: its bounds only skip options that cannot do strictly better, so
+        the choices are the same.  ``None``: not such a hand.
+        """
+        cls = self._wild_class.get(self.deck.joker_code)
+        if cls is not None:
+            joker = self.deck.joker_code
+            wild_class = self._wild_class
+            if any(c != joker and wild_class.get(c) == cls for c in live):
+                return None
+        gain = self.gain_value
+        raw = []
+        for m in self._candidate_melds(live):
+            g = gain(m)
+            if g is not None and g > 0:
+                raw.append((m, g))
+        if len(raw) > _LIGHT_UP_TO:
+            return None
+        uses: dict[Card, int] = {}
+        for m, _ in raw:
+            for c in set(m):
+                uses[c] = uses.get(c, 0) + 1
+        order = self.order
+        codes = sorted(uses, key=lambda c: (uses[c], order[c]))
+        index = {c: i for i, c in enumerate(codes)}
+        counts = [0] * len(codes)
+        for c in live:
+            i = index.get(c)
+            if i is not None:
+                counts[i] += 1
+        bits = field_bits(max(counts, default=0))
+        unit = [1 << (bits * i) for i in range(len(codes))]
+        guard = sum(u << (bits - 1) for u in unit)
+        by_first: list[list[tuple[int, int, int]]] = [[] for _ in codes]
+        for j, (m, g) in enumerate(raw):
+            delta = 0
+            first = len(codes)
+            for c in m:
+                i = index[c]
+                delta += unit[i]
+                if i < first:
+                    first = i
+            by_first[first].append((delta, g, j))
+        for options in by_first:
+            options.sort(key=lambda o: -o[1])
+        memo: dict[int, tuple[int, int, int]] = {0: (0, -1, 0)}
+        clock = self._clock
+
+        def solve(key: int) -> int:
+            hit = memo.get(key)
+            if hit is not None:
+                return hit[0]
+            if clock is not None:
+                clock.tick()
+            i = ((key & -key).bit_length() - 1) // bits
+            best = solve(key - unit[i])
+            choice, step = -1, unit[i]
+            fit = key | guard
+            for delta, g, j in by_first[i]:
+                if (fit - delta) & guard == guard:
+                    value = g + solve(key - delta)
+                    if value > best:
+                        best, choice, step = value, j, delta
+            memo[key] = (best, choice, step)
+            return best
+
+        key = sum(n * u for n, u in zip(counts, unit, strict=True))
+        solve(key)
+        melds: list[PlacedMeld] = []
+        while key:
+            _, choice, step = memo[key]
+            if choice >= 0:
+                m = raw[choice][0]
+                read = self.gain(m)
+                assert read is not None, "a chosen meld is legal"
+                melds.append(PlacedMeld(m, read[1], read[0]))
+            key -= step
+        return tuple(melds)
 
     def _light_gain(self, cards: Multiset, melds: list[tuple[Multiset, int]]) -> int:
         """The best total gain of disjoint ``melds`` by a plain memoised search (few melds: no bounds needed).
