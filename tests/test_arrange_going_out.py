@@ -4,7 +4,8 @@ A player who has not opened goes out in the turn of their first lay-down: the wh
 ``turn.going_out`` lets go (rules.md §1: a discard is required in Menos and the variations on it), must
 be put down as legal melds that satisfy the requirement (rules.md §4: bazas' opening minimum of 50 by the
 penalty table, a Joker its own 25, everything put down that turn counting together; contrato's contract
-for the round, then any other melds).  Before, the answer was "can it go out at all" plus the
+for the round, alone in its turn under `requirements.contracts.other_melds_same_turn: false`, or then any
+other melds where a house sets it true).  Before, the answer was "can it go out at all" plus the
 requirement's *best* arrangement of each remainder leaving nothing, which said "no" for hands that go
 out only through another choice of contract melds (or, where the best score does not meld everything,
 another opening).
@@ -77,18 +78,25 @@ def run(*args: str) -> str:
 # ---------------------------------------------------------------- contrato: another choice of contract melds
 
 
-@pytest.mark.parametrize(("hand", "round_number", "expected"), [
+SAME_TURN = "extends: contrato\nrequirements:\n  contracts: {other_melds_same_turn: true}\n"
+"""rules.md §4 contrato: a house that lets other melds follow the contract in its turn."""
+
+
+@pytest.mark.parametrize(("hand", "round_number", "same_turn", "expected"), [
     # Round 1 is "2 pierna".  Discard 7♥ and put down 5♠ 5♥ 5♦ 5♣ (a four-suit pierna) and 6♠ 6♥ 6♣:
     # exactly two piernas, nothing left.  A three-card pierna of 5s would strand the fourth 5.
-    ("5♠ 5♥ 5♦ 5♣ 6♠ 6♥ 6♣ 7♥", 1, True),
-    # Round 1 again, then another meld beside the contract: discard K♠, put down 7♠ 7♥ 7♦ and 8♠ 8♥ 8♦
-    # (the contract) and 5♣ 6♣ 7♣ (an escalera).  Piernas 7♥ 7♦ 7♣ or 7♠ 7♥ 7♦ 7♣ strand 5♣ 6♣.
-    ("7♠ 7♥ 7♦ 7♣ 8♠ 8♥ 8♦ 5♣ 6♣ K♠", 1, True),
+    ("5♠ 5♥ 5♦ 5♣ 6♠ 6♥ 6♣ 7♥", 1, False, True),
+    # Round 1 again, then another meld beside the contract (other_melds_same_turn: true): discard K♠, put
+    # down 7♠ 7♥ 7♦ and 8♠ 8♥ 8♦ (the contract) and 5♣ 6♣ 7♣ (an escalera).  Piernas 7♥ 7♦ 7♣ or
+    # 7♠ 7♥ 7♦ 7♣ strand 5♣ 6♣.
+    ("7♠ 7♥ 7♦ 7♣ 8♠ 8♥ 8♦ 5♣ 6♣ K♠", 1, True, True),
     # Round 3 is "2 escalera" (two decks: two 5♠ 6♠ 7♠).  Discard K♦: 5♠ 6♠ 7♠ 8♠ and 5♠ 6♠ 7♠.
-    ("5♠ 6♠ 7♠ 5♠ 6♠ 7♠ 8♠ K♦", 3, True),
+    ("5♠ 6♠ 7♠ 5♠ 6♠ 7♠ 8♠ K♦", 3, False, True),
 ])
-def test_contrato_goes_out_through_another_choice_of_contract(hand: str, round_number: int, expected: bool) -> None:
-    assert can_go_out(ruleset("contrato"), hand, round_number) is expected
+def test_contrato_goes_out_through_another_choice_of_contract(hand: str, round_number: int, same_turn: bool,
+                                                              expected: bool) -> None:
+    rs = house(SAME_TURN) if same_turn else ruleset("contrato")
+    assert can_go_out(rs, hand, round_number) is expected
 
 
 @pytest.mark.parametrize(("hand", "round_number", "expected"), [
@@ -98,12 +106,20 @@ def test_contrato_goes_out_through_another_choice_of_contract(hand: str, round_n
     ("5♠ 5♥ 5♦ 6♠ 7♠ 8♠ K♦", 2, True),
     # Round 3, "2 escalera": one run of clubs only (A♣ 2♣ 3♣ 4♣), whatever the discard.
     ("A♣ 2♣ 3♣ 4♣ 7♠ 7♥ 7♦ 8♠ 8♥ 8♦", 3, False),
-    # Round 4, "3 pierna": the two piernas and the escalera go out in round 1 (discard A♣), never here.
+    # Round 4, "3 pierna": the two piernas and the escalera go out in round 1 (discard A♣) where other
+    # melds may follow the contract in its turn (other_melds_same_turn: true, below), never here.
     ("A♣ 2♣ 3♣ 4♣ 7♠ 7♥ 7♦ 8♠ 8♥ 8♦", 4, False),
-    ("A♣ 2♣ 3♣ 4♣ 7♠ 7♥ 7♦ 8♠ 8♥ 8♦", 1, True),
+    # Round 1 in contrato (other_melds_same_turn: false): the two piernas alone leave 2♣ 3♣ 4♣ whatever
+    # the discard, so no.
+    ("A♣ 2♣ 3♣ 4♣ 7♠ 7♥ 7♦ 8♠ 8♥ 8♦", 1, False),
 ])
 def test_contrato_needs_the_rounds_contract_to_go_out(hand: str, round_number: int, expected: bool) -> None:
     assert can_go_out(ruleset("contrato"), hand, round_number) is expected
+
+
+def test_contrato_round_one_with_other_melds_in_the_contracts_turn() -> None:
+    # other_melds_same_turn: true: discard A♣, then 7♠ 7♥ 7♦ + 8♠ 8♥ 8♦ (the contract) + 2♣ 3♣ 4♣.
+    assert can_go_out(house(SAME_TURN), "A♣ 2♣ 3♣ 4♣ 7♠ 7♥ 7♦ 8♠ 8♥ 8♦", 1) is True
 
 
 def test_a_contract_alone_when_no_other_meld_may_follow() -> None:
@@ -114,7 +130,9 @@ def test_a_contract_alone_when_no_other_meld_may_follow() -> None:
     cards = rs.notation().parse_codes("7♠ 7♥ 7♦ 7♣ 8♠ 8♥ 8♦ 5♣ 6♣ K♠")
     rule = requirements.contract_rule(rs, 1)
     assert go_out_meeting(solver(rs), cards, rule, other_melds=False) is None
-    way = go_out_meeting(solver(rs), cards, rule)
+    # Unless given, other_melds is contrato's requirements.contracts.other_melds_same_turn: false.
+    assert go_out_meeting(solver(rs), cards, rule) is None
+    way = go_out_meeting(solver(rs), cards, rule, other_melds=True)
     assert way is not None and way.aside == rs.notation().parse_codes("K♠")[0]
     assert sorted(len(m) for m in way.melds) == [3, 3, 3]
 

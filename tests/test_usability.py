@@ -70,11 +70,14 @@ def test_contrato_arrange_needs_the_round() -> None:
 
 def test_contrato_arrange_puts_down_the_rounds_contract_or_nothing() -> None:
     hand = "A♣ 2♣ 3♣ 4♣ 7♠ 7♥ 7♦ 8♠ 8♥ 8♦"
-    # rules.md §4 contrato: round 1 is "2 pierna", then other melds may follow; round 3 is "2 escalera",
-    # which this hand (one run of clubs) cannot make, so nothing goes down.
+    # rules.md §4 contrato: round 1 is "2 pierna", put down alone in its turn
+    # (requirements.contracts.other_melds_same_turn: false): only the two piernas go down, and the clubs
+    # stay in hand, so it cannot go out this turn.  Round 3 is "2 escalera", which this hand (one run of
+    # clubs) cannot make, so nothing goes down.
     one = json_out(run("arrange", hand, "-r", "contrato", "--round", "1", "--json"))
-    assert sorted(m["kind"] for m in one["melds"]) == ["escalera", "pierna", "pierna"]
-    assert one["can_go_out"] is True
+    assert sorted(m["kind"] for m in one["melds"]) == ["pierna", "pierna"]
+    assert sorted(one["left"]) == sorted(["A♣", "2♣", "3♣", "4♣"])
+    assert one["can_go_out"] is False
     three = json_out(run("arrange", hand, "-r", "contrato", "--round", "3", "--json"))
     assert three["melds"] == []
     assert three["can_go_out"] is False

@@ -17,7 +17,11 @@ Where the rules leave a question open, the referee decides so:
 - a first lay-down (``requirements``) is everything a player puts down in the turn they first put
   cards down; it is judged when the turn ends (the discard, or going out), so a short lay-down
   makes the discard illegal until more is put down or the melds are taken back (``undo``);
-- a contract's lay-down is exactly the contract's melds, in that one turn;
+- a contract's lay-down is the contract's melds, in that one turn: exactly those, where
+  ``requirements.contracts.other_melds_same_turn`` is false (other melds from the next turn; a lay-off
+  onto them in that turn only makes them longer melds of their kinds), or those among other melds
+  where it is true (both judged by :func:`loba_dsl.scoring.requirements.contract`, as ``loba arrange``
+  reads the same key);
 - a lay-off onto a meld of another player (``lay_off: any_melds``) before the first lay-down
   is refused where the ruleset has an opening minimum or contracts;
 - Joker replacement and moving a wild follow the ownership ``turn.lay_off`` gives for lay-offs;

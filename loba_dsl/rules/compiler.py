@@ -510,7 +510,8 @@ class _Compiler:
             rounds.append(contract)
             texts.append(str(text))
         return Contracts(tuple(rounds), tuple(texts), bool(spec["at_once"]),
-                         bool(spec["before_other_melds"]), str(spec["source"]))
+                         bool(spec["before_other_melds"]), str(spec["source"]),
+                         other_melds_same_turn=bool(spec["other_melds_same_turn"]))
 
 
 def _roles(kind: MeldKind, ki: int, deck: Deck, wilds: frozenset[Card],

@@ -243,6 +243,8 @@ class Contracts:
     at_once: bool
     before_other_melds: bool
     source: str
+    other_melds_same_turn: bool
+    """Other melds may go down beside the contract in its turn (otherwise the contract alone, rules.md §4)."""
 
 
 @dataclass(frozen=True)

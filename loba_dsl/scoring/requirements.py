@@ -10,7 +10,8 @@ by the solver (``Solver.best_opening``, ``Solver.contract``):
   ``table`` (the value table), ``wild_value`` (``own``: a wild counts its own
   value, a Joker 25; ``represented``: the value of the card it stands for);
 - ``contracts``: one contract per round, e.g. ``2 pierna + escalera``; a
-  lay-down fulfils it when its melds are exactly those kinds in those numbers.
+  lay-down fulfils it when its melds are exactly those kinds in those numbers
+  (``other_melds_same_turn: true``: at least those, other legal melds beside them).
   A round number outside the list is an :class:`~loba_dsl.errors.InputError`.
 
 :func:`parse_lay_down` reads a lay-down written as melds separated by ``|``.
@@ -77,18 +78,25 @@ class ContractRule:
     text: str
     """As the ruleset writes it, e.g. ``2 pierna + escalera``."""
     wanted: Mapping[str, int]
-    """How many melds of each kind the lay-down must hold, exactly."""
+    """How many melds of each kind the lay-down must hold, exactly (with ``others``, at least)."""
+    others: bool = False
+    """``requirements.contracts.other_melds_same_turn``: other melds may go down beside the contract."""
 
     @property
     def in_words(self) -> str:
         """The contract as players say it: ``2 piernas + escalera`` (a kind's name takes an ``s`` for several)."""
         return " + ".join(f"{n} {kind}s" if n > 1 else kind for kind, n in self.wanted.items())
 
-    def fulfilled_by(self, kinds: Iterable[str]) -> bool:
-        """Do melds of these kinds (one kind per meld) make up exactly the contract?"""
+    def fulfilled_by(self, kinds: Iterable[str], *, others: bool | None = None) -> bool:
+        """Do melds of these kinds (one kind per meld) make up exactly the contract?
+
+        ``others`` (default: the rule's own ``others``): the contract among other melds is enough.
+        """
         counts: dict[str, int] = {}
         for kind in kinds:
             counts[kind] = counts.get(kind, 0) + 1
+        if self.others if others is None else others:
+            return all(counts.get(kind, 0) >= n for kind, n in self.wanted.items())
         return counts == dict(self.wanted)
 
 
@@ -113,7 +121,7 @@ def contract_rule(ruleset: Ruleset, round_number: int) -> ContractRule:
     wanted: dict[str, int] = {}
     for term in spec.rounds[round_number - 1].terms:
         wanted[term.kind.text] = wanted.get(term.kind.text, 0) + term.count
-    return ContractRule(round_number, spec.texts[round_number - 1], wanted)
+    return ContractRule(round_number, spec.texts[round_number - 1], wanted, spec.other_melds_same_turn)
 
 
 def parse_lay_down(ruleset: Ruleset, text: str, lang: str | None = None, *,
@@ -200,7 +208,11 @@ def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]
         shown = " ".join(ruleset.deck.names_of(illegal[0].cards))
         return Verdict(False, verdicts, f"'{shown}' is not a legal meld")
     # Each meld may be legal as several kinds: look for one assignment that gives exactly the contract.
-    for choice in itertools.product(*(v.kinds for v in verdicts)):
-        if rule.fulfilled_by(choice):
-            return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {rule.in_words}")
+    choices = list(itertools.product(*(v.kinds for v in verdicts)))
+    if any(rule.fulfilled_by(choice) for choice in choices):
+        return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {rule.in_words}")
+    if not rule.others and any(rule.fulfilled_by(choice, others=True) for choice in choices):
+        return Verdict(False, verdicts, f"holds round {round_number}'s contract ({rule.in_words}) and other melds: "
+                       "the contract goes down alone in its turn, other melds from the next "
+                       "(requirements.contracts.other_melds_same_turn: false)")
     return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {rule.in_words}")

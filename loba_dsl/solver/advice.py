@@ -9,7 +9,13 @@ if any legal melds could go down.  Under a ruleset with ``requirements``
   (:meth:`~loba_dsl.solver.api.Solver.best_opening`), or nothing;
 - contracts (``requirements.contracts``, contrato): a player who has not opened
   yet must put down round N's contract first
-  (:meth:`~loba_dsl.solver.api.Solver.contract`); other melds may follow it.
+  (:meth:`~loba_dsl.solver.api.Solver.contract`).  Whether other melds may
+  follow it in the same turn is ``requirements.contracts.other_melds_same_turn``,
+  read here as the referee reads it: under ``false`` (contrato's decision,
+  rules.md §4) the arrangement is the contract's melds alone (the whole hand
+  where the contract can hold it all; else the contract's melds, each made as
+  long as the cards left allow, one card at a time), under ``true`` the contract
+  and then the best arrangement of the rest.
 
 :func:`arrange_hand` is the one function behind ``loba arrange`` (and a service's
 equivalent): it reads the hand, applies the requirements unless ``opened``, and
@@ -29,10 +35,10 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import check_copies
 from loba_dsl.errors import InputError
 from loba_dsl.rules.model import Ruleset
-from loba_dsl.scoring.requirements import ContractRule, OpeningRule, contract_rule, opening_rule
+from loba_dsl.scoring.requirements import ContractRule, OpeningRule, contract, contract_rule, opening_rule
 from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import ArrangedHand, Arrangement, PlacedMeld, Solver
-from loba_dsl.solver.going_out import go_out_meeting
+from loba_dsl.solver.going_out import FullPartitions, go_out_meeting
 
 __all__ = ["arrange_hand", "requirement_in_force"]
 
@@ -64,9 +70,10 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
 
     Without requirements in force this is :meth:`Solver.arrange_text`.  With
     them, the arrangement holds only what the player may put down now (a
-    lay-down reaching the opening minimum, or the round's contract and then any
-    other melds), and ``can_go_out`` says whether the whole hand can go out with
-    such a lay-down.  ``discard=True``: the hand has just drawn, so every discard
+    lay-down reaching the opening minimum, or the round's contract, and then any
+    other melds where ``requirements.contracts.other_melds_same_turn`` allows
+    them), and ``can_go_out`` says whether the whole hand can go out with such a
+    lay-down.  ``discard=True``: the hand has just drawn, so every discard
     is tried first.  ``budget`` (default: the solver's) bounds the whole answer.
     """
     rs = solver.rs
@@ -87,14 +94,35 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     clock = budget if isinstance(budget, Clock) else (
         solver.budget if budget is None else as_budget(budget)).start("arranging the hand")
 
-    def best(hand: Sequence[Card]) -> Arrangement:
+    parts: FullPartitions | None = None
+
+    def contract_alone(hand: Sequence[Card], aside: Card | None) -> list[Sequence[Card]] | None:
+        """The contract's melds holding all of ``hand`` (``cards`` less ``aside``), if they can."""
+        nonlocal parts
+        assert isinstance(rule, ContractRule)
+        if parts is None:
+            parts = FullPartitions(solver, cards, clock)
+        key = parts.key(aside)
+        kinds = tuple(sorted(rule.wanted))
+        need = tuple(rule.wanted[k] for k in kinds)
+        if key is None or not hand or not parts.partition(key, need, parts.kinds_of(kinds), False):
+            return None
+        return list(parts.partition_melds(key, need, False))
+
+    def best(hand: Sequence[Card], aside: Card | None = None) -> Arrangement:
         if need == "opening":
             found = solver.best_opening(hand, budget=clock)
             return found if found is not None else _arranged(solver, hand, [])
-        assert round_number is not None
+        assert round_number is not None and isinstance(rule, ContractRule)
+        if not rule.others:
+            whole = contract_alone(hand, aside)
+            if whole is not None:
+                return _arranged(solver, hand, whole)
         done = solver.contract(hand, round_number, budget=clock)
         if done is None:
             return _arranged(solver, hand, [])
+        if not rule.others:
+            return _arranged(solver, hand, _lengthened(solver, rule, [m.cards for m in done.melds], done.left))
         rest = solver.arrange(done.left, budget=clock)
         return _arranged(solver, hand, [*(m.cards for m in done.melds), *(m.cards for m in rest.melds)])
 
@@ -102,7 +130,7 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     if discard:
         choice: tuple[int, Card, Arrangement] | None = None
         for card in dict.fromkeys(cards):
-            arr = best(_without(cards, card))
+            arr = best(_without(cards, card), card)
             if choice is None or _better(rs, arr.score, choice[0]):
                 choice = (arr.score, card, arr)
         assert choice is not None
@@ -111,6 +139,23 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
         arrangement = best(cards)
     going_out = go_out_meeting(solver, cards, rule, budget=clock) is not None
     return ArrangedHand(cards, arrangement, dropped, going_out)
+
+
+def _lengthened(solver: Solver, rule: ContractRule, melds: Sequence[Sequence[Card]],
+                left: Sequence[Card]) -> list[Sequence[Card]]:
+    """The contract's melds with each card left added to the first meld it keeps the contract whole in.
+
+    One card at a time, in order: a longer pierna or escalera is still one meld of its kind, so the
+    lay-down is still the contract alone (rules.md §4, ``other_melds_same_turn: false``).
+    """
+    out = [tuple(m) for m in melds]
+    for card in left:
+        for i, m in enumerate(out):
+            tried = [*out[:i], (*m, card), *out[i + 1:]]
+            if contract(solver.rs, rule.round_number, tried).ok:
+                out = tried
+                break
+    return list(out)
 
 
 def _better(rs: Ruleset, score: int, than: int) -> bool:

@@ -11,11 +11,12 @@ into legal melds must satisfy the requirement in force:
 - a round's contract (``requirements.contracts``, contrato): the partition holds
   melds of the contract's kinds in its numbers exactly
   (:class:`~loba_dsl.scoring.requirements.ContractRule`), and with
-  ``other_melds`` (the default, as ``loba arrange`` lays the contract down and
-  then any other melds) any other legal melds beside them.  Without it the
-  lay-down is the contract alone, as the referee (:mod:`loba_dsl.game.referee`)
-  judges a first lay-down: exactly the contract's melds in that turn (lay-offs
-  onto them only make them longer melds of the same kinds).
+  ``other_melds`` any other legal melds beside them.  ``other_melds`` is read,
+  unless given, from ``requirements.contracts.other_melds_same_turn`` (the
+  rule's ``others``), as the referee (:mod:`loba_dsl.game.referee`) judges a
+  first lay-down: under ``false`` (contrato's decision, rules.md §4) exactly the
+  contract's melds in that turn (lay-offs onto them only make them longer melds
+  of the same kinds), under ``true`` the contract among other melds.
 
 The searches are memoised over the packed free-card keys of one
 :class:`~loba_dsl.solver.search.HandSearch` of the whole hand, built from every
@@ -251,11 +252,12 @@ class FullPartitions:
 
 
 def go_out_meeting(solver: Solver, cards: Sequence[Card], rule: OpeningRule | ContractRule, *,
-                   other_melds: bool = True, budget: BudgetLike | Clock = None) -> WayOut | None:
+                   other_melds: bool | None = None, budget: BudgetLike | Clock = None) -> WayOut | None:
     """A way for a player who has not opened to go out this turn meeting ``rule``, or ``None`` (exact).
 
     ``rule``: the opening minimum or the round's contract (see the module's doc);
-    ``other_melds``: under a contract, other melds may go down with it.  The
+    ``other_melds``: under a contract, other melds may go down with it (default: the
+    rule's ``others``, from ``requirements.contracts.other_melds_same_turn``).  The
     budget (default: the solver's) bounds the whole answer.
     """
     rs = solver.rs
@@ -266,9 +268,11 @@ def go_out_meeting(solver: Solver, cards: Sequence[Card], rule: OpeningRule | Co
     parts = FullPartitions(solver, cards, clock)
     kinds: tuple[str, ...] = ()
     need: tuple[int, ...] = ()
+    others = False
     if isinstance(rule, ContractRule):
         kinds = tuple(sorted(rule.wanted))
         need = tuple(rule.wanted[k] for k in kinds)
+        others = rule.others if other_melds is None else other_melds
     for aside in remainders(rs, cards):
         if len(cards) - (aside is not None) == 0:
             return WayOut((), aside)  # nothing to put down: no lay-down to judge
@@ -276,8 +280,8 @@ def go_out_meeting(solver: Solver, cards: Sequence[Card], rule: OpeningRule | Co
         if key is None:
             continue
         if isinstance(rule, ContractRule):
-            if parts.partition(key, need, parts.kinds_of(kinds), other_melds):
-                return WayOut(tuple(parts.partition_melds(key, need, other_melds)), aside)
+            if parts.partition(key, need, parts.kinds_of(kinds), others):
+                return WayOut(tuple(parts.partition_melds(key, need, others)), aside)
         elif not rule.represented and rule.first_turn:
             # Every full partition is worth the same: the own values of the cards melded.
             rest = minus_all(cards, () if aside is None else ((aside,),))
