@@ -268,7 +268,30 @@ def brute_force(rs: Ruleset, cards: Sequence[Card], meets: Callable[[list[tuple[
 
 
 def opening_met(rs: Ruleset) -> Callable[[list[tuple[Card, ...]]], bool]:
-    return lambda p: requirements.opening(rs, p).ok
+    """The partition, each meld laid out the way that makes it worth the most, reaches the opening minimum.
+
+    Under ``wild_value: represented`` a wild is worth the card it stands for,
+    and the order a run is laid out in says which card that is (``10♠ J♠ Q♠
+    JOKER``: the K; ``JOKER 10♠ J♠ Q♠``: the 9): the player chooses the layout.
+    Every layout of a run is its naturals in sequence with the wilds between
+    them, either way round; the opening is a sum or a best single meld, so the
+    best layout of each meld gives the best lay-down.
+    """
+    @functools.cache
+    def best_layout(meld: tuple[Card, ...]) -> tuple[Card, ...]:
+        wild = [c for c in meld if rs.deck.is_joker(c)]
+        naturals = sorted(c for c in meld if not rs.deck.is_joker(c))
+        if not wild:
+            return meld
+        size = len(meld)
+        layouts = []
+        for places in itertools.combinations(range(size), len(wild)):
+            rest = iter(naturals)
+            order = tuple(wild[0] if i in places else next(rest) for i in range(size))
+            layouts += [order, order[::-1]]
+        return max(layouts, key=lambda o: requirements.opening(rs, [o]).value or 0)
+
+    return lambda p: requirements.opening(rs, [best_layout(tuple(sorted(m))) for m in p]).ok
 
 
 def contract_met(rs: Ruleset, round_number: int, others: bool) -> Callable[[list[tuple[Card, ...]]], bool]:
@@ -293,6 +316,17 @@ REPRESENTED = ("extends: bazas\nrequirements:\n  opening: {minimum: 40, scope: m
                "wild_value: represented}\n")
 HIGH = "10♠ J♠ Q♠ K♠ 10♥ J♥ Q♥ K♥ K♦ Q♦ A♠ JOKER 9♠"
 LOW = "5♠ 6♠ 7♠ 8♠ 5♥ 6♥ 7♥ 5♦ 6♦ 5♣ 6♣ JOKER"
+
+
+def test_a_represented_wild_is_worth_the_card_its_layout_makes_it() -> None:
+    # docs/rules.md §4, wild_value: represented, scope: meld, minimum 40 (REPRESENTED): discard a 10♠,
+    # lay down Q♦ K♦ JOKER and 10♠ J♠ Q♠ JOKER with that Joker as the K: 10 + 10 + 10 + 10 = 40 in one meld.
+    # (As the 9 it would be 39: the player chooses the layout, so the hand can go out.)
+    rs = house(REPRESENTED)
+    cards = tuple(rs.notation().parse_codes("10♠ 10♠ K♦ Q♦ JOKER JOKER J♠ Q♠"))
+    found = go_out_meeting(solver(rs), cards, requirements.opening_rule(rs))
+    assert found is not None and requirements.opening(rs, found.melds).ok
+    assert brute_force(rs, cards, opening_met(rs))
 
 
 @pytest.mark.parametrize("name", ["bazas", "represented"])
