@@ -184,3 +184,50 @@ def test_caches_stay_within_their_bounds(monkeypatch: pytest.MonkeyPatch) -> Non
         # Emptied before a call once past the bound: at most one hand's worth above it.
         assert readings <= 50 + 400 and values <= 200 + 4000, (readings, values)
     assert most > 200  # the bound was reached, so the emptying was exercised
+
+
+ASYMMETRIC = {
+    "a suited card wild": "extends: menos\nname: jack-of-spades\nwilds: {cards: \"JOKER, J♠\"}\n",
+    "hearts count double": "extends: menos\nname: hearts-double\nvalues:\n  penalty: |\n    JOKER -> 25\n"
+                           "    ♥ -> 20\n    A -> 15\n    J Q K -> 10\n    _ -> face\n",
+}
+
+
+@pytest.mark.parametrize("text", ASYMMETRIC.values(), ids=list(ASYMMETRIC))
+def test_a_ruleset_that_singles_out_a_suit_is_not_symmetric(text: str) -> None:
+    from loba_dsl.solver.symmetry import suit_symmetric
+
+    rs = loads(text, source="house.yaml")
+    assert not suit_symmetric(rs)
+    assert Solver(rs)._canon is None
+    solver = Solver(rs)
+    for hand in hands(rs, f"asym:{rs.name}", 150):
+        assert solver.best_score(hand) == solver.arrange(hand).score, hand
+
+
+@pytest.mark.parametrize("name", shipped_names())
+def test_every_shipped_ruleset_treats_its_suits_alike(name: str) -> None:
+    # docs/rules.md: no shipped variant gives a suit a value, a wild or a shape of its own.
+    from loba_dsl.solver.symmetry import suit_symmetric
+
+    assert suit_symmetric(load(name))
+
+
+@pytest.mark.parametrize("rs", rulesets(), ids=lambda rs: rs.name)
+def test_renaming_the_suits_changes_no_best_score(rs: Ruleset, monkeypatch: pytest.MonkeyPatch) -> None:
+    from loba_dsl.solver.symmetry import SuitCanon
+
+    deck = rs.deck
+    solver = Solver(rs)
+    canon = SuitCanon(rs, solver.candidates.ordered)
+    rng = random.Random(f"rename:{rs.name}")
+    sample = hands(rs, f"rename:{rs.name}", 150)
+    with_canon = [solver.best_score(h) for h in sample]
+    plain = Solver(rs)
+    monkeypatch.setattr(plain, "_canon", None)
+    for hand, score in zip(sample, with_canon, strict=True):
+        perm = list(range(deck.n_suits))
+        rng.shuffle(perm)
+        renamed = tuple(c if c == deck.joker_code else deck.code(deck.rank_of(c), perm[deck.suit_of(c)]) for c in hand)
+        assert canon(solver.candidates.ordered(hand)) == canon(solver.candidates.ordered(renamed)), hand
+        assert plain.best_score(hand) == score == plain.best_score(renamed), hand

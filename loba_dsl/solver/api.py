@@ -42,6 +42,7 @@ from loba_dsl.solver.candidates import CandidateGenerator
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch, field_bits
+from loba_dsl.solver.symmetry import SuitCanon, suit_symmetric
 
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
@@ -145,6 +146,9 @@ class Solver:
         self.left_utility, self.meld_terms = self._terms()
         self._live = self.candidates.live
         self._live_gains: dict[Multiset, int] = {}
+        self._canon: SuitCanon | None = SuitCanon(ruleset, self.candidates.ordered) if suit_symmetric(ruleset) else None
+        """Where the ruleset treats every suit alike, the canonical renaming of a hand's suits (best scores only:
+        an arrangement keeps the cards it was given)."""
         self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
         """A hand's live cards -> the melds of their best arrangement."""
         table = hand_table(ruleset)
@@ -494,6 +498,8 @@ class Solver:
         utility = sum(map(self.left_utility.__getitem__, cards))
         live = self._live(cards)
         if live:
+            if self._canon is not None:
+                live = self._canon(live)  # the best gain is the same under any renaming of the suits
             gain = self._live_gains.get(live)
             if gain is None:
                 gain = self._live_gains[live] = self._split_gain(live, budget)
