@@ -45,8 +45,7 @@ def test_the_linear_relaxation_bound_changes_no_answer(name: str, monkeypatch: p
     rng = random.Random(f"lp:{name}")
     hands = [rng.sample(pack, rng.randint(8, 16)) for _ in range(40)]
     plain = [Solver(rs).arrange(h).score for h in hands]
-    monkeypatch.setattr(search_module, "_LP_FROM", 0)
-    monkeypatch.setattr(search_module, "_STATES_BEFORE_LP", 0)  # switch to the LP bound at once
+    monkeypatch.setattr(search_module, "_LP_FROM", 0)  # the LP bound (and the search from below it) on every hand
     with_lp = Solver(rs)
     assert [with_lp.arrange(h).score for h in hands] == plain
 

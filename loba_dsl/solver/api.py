@@ -147,8 +147,8 @@ class Solver:
         self._live = self.candidates.live
         self._live_gains: dict[Multiset, int] = {}
         self._canon: SuitCanon | None = SuitCanon(ruleset, self.candidates.ordered) if suit_symmetric(ruleset) else None
-        """Where the ruleset treats every suit alike, the canonical renaming of a hand's suits (best scores only:
-        an arrangement keeps the cards it was given)."""
+        """Where the ruleset treats every suit alike, the canonical renaming of the suits of a hand or a meld: the key
+        of the caches of best gains and of melds' gains (an arrangement keeps the cards it was given)."""
         self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
         """A hand's live cards -> the melds of their best arrangement."""
         table = hand_table(ruleset)
@@ -291,10 +291,12 @@ class Solver:
         if meld in by_meld:
             return by_meld[meld]
         key = self._canonical(meld)
+        if self._canon is not None:
+            key = self._canon(key)  # a meld's gain is the same under any renaming of the suits
         if key in self._gain_values:
             value = self._gain_values[key]
         else:
-            g = self._gains.get(key) if key in self._gains else self._evaluate(key)  # the reading is not kept
+            g = self.gain(key)
             value = None if g is None else g[0]
             self._gain_values[key] = value
         by_meld[meld] = value
@@ -382,14 +384,27 @@ class Solver:
                 continue
             if self._suit[c] != self._suit[plain[0]] and self._rank[c] != self._rank[plain[0]]:
                 continue  # forced wild in this meld
-            canon = self._canonical(meld)
-            g = self._gains.get(canon) if canon in self._gains else self._evaluate(canon)
-            assert g is not None
-            reading = g[1]
-            if any(canon[reading.order[q]] == c and not reading.wild[q] for q in range(len(canon))):
+            if self._read_natural(self._canonical(meld), c):
                 out.add(c)
         result = self._class_naturals[meld] = frozenset(out)
         return result
+
+    def _read_natural(self, canon: Multiset, card: Card) -> bool:
+        """Whether the best reading of ``canon`` holds ``card`` as a natural card.
+
+        Where the suits are all alike the reading is that of the meld's
+        canonical renaming (one reading for the four suits' copies of a meld),
+        and the card is looked for under its new name.
+        """
+        if self._canon is not None:
+            image, renamed = self._canon.renamed(canon)
+            wanted = renamed[card]
+        else:
+            image, wanted = canon, card
+        g = self.gain(image)
+        assert g is not None
+        reading = g[1]
+        return any(image[reading.order[q]] == wanted and not reading.wild[q] for q in range(len(image)))
 
     def joker_class_wilds(self, meld: Multiset) -> Multiset:
         """The cards of the Joker's class, Jokers aside, that ``meld`` can only use as wilds (cached).

@@ -28,11 +28,14 @@ from loba_dsl.solver.multisets import Multiset
 
 __all__ = ["BITS", "Candidate", "HandSearch", "field_bits"]
 
-_TIGHTEN_FROM = 200
-"""Hands with more candidate melds than this get a tighter bound (it costs time to compute)."""
+_LP_FROM = 200
+"""Hands with more candidate melds than this get their bound from the linear relaxation (HiGHS), at once.
 
-_LP_FROM = 400
-"""Hands with more candidate melds than this get their bound from the linear relaxation (HiGHS)."""
+Measured on 25-card mas-pagat hands (issue 11): the relaxation of a hand of
+200 to 2,000 candidates solves in 3 to 25 ms, and its bound is nearly always
+the best value itself, so a search from just below it (:meth:`HandSearch._aspired`)
+visits a few hundred states where the cheap bound needed thousands.
+"""
 
 _EPS = 1e-6
 """Slack for floating-point bounds on whole-number gains."""
@@ -49,14 +52,6 @@ overflow into its neighbour (it once did: 16 Jokers read as 0).
 def field_bits(most: int) -> int:
     """Bits per card for counts up to ``most``: enough for the count, plus one guard bit."""
     return max(BITS, most.bit_length() + 1)
-
-
-_STATES_BEFORE_LP = 1500
-"""States a large hand's search may visit with the cheap bound before it switches to the LP bound."""
-
-
-class _Relax(Exception):
-    """The search outgrew the cheap bound: switch to the linear relaxation's."""
 
 
 class Candidate(NamedTuple):
@@ -140,8 +135,7 @@ class HandSearch:
         self._packing = [(used, g) for used, (_, g) in zip(per_meld, raw, strict=True)]
         """The melds as (card index -> copies, gain), for the linear relaxation if the search grows."""
         self._can_relax = len(raw) > _LP_FROM
-        if len(raw) > _TIGHTEN_FROM:
-            _tighten(share, self._packing)
+        """The bound is to come from the linear relaxation, when the first search starts."""
         self.share = share
         self.by_first: list[list[int]] = [[] for _ in self.codes]
         self.joker_shift = bits * index[joker] if joker in index else -1
@@ -166,8 +160,13 @@ class HandSearch:
         """The candidate melds; ``by_first[i]`` lists those whose first card (in ``codes``) is ``i``."""
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
+        self.tops: list[list[float]] = []
+        """Per first card, for each place in ``by_first``, the most a meld from that place on can add over its
+        cards' bound shares (gain less bound): once that cannot beat the incumbent, no later meld can."""
+        self._index_tops()
         self.memo: dict[int, tuple[int, int, bool]] = {}
-        self._budget = -1
+        self._aspire = False
+        """Search from just below the bound (:meth:`_aspired`): once the bound is the linear relaxation's."""
         """key -> (value, choice, exact); a value that is not exact bounds the true one from above."""
 
     def real(self, melds: Sequence[Multiset], left: Sequence[Card], dropped: Card | None = None
@@ -229,10 +228,9 @@ class HandSearch:
     def solve(self, key: int) -> int:
         """Greatest total gain of disjoint candidate melds within the free cards ``key`` (exact).
 
-        A large hand starts with the cheap bound; if its search grows past
-        ``_STATES_BEFORE_LP`` states, the bound is replaced by the linear
-        relaxation's (HiGHS) and the search goes on: every value already in the
-        memo is exact or a true upper bound, so none of it is lost.
+        A large hand's bound is the linear relaxation's (HiGHS), and its search
+        starts from just below that bound (:meth:`_aspired`); if HiGHS does not
+        solve it, the per-card shares are tightened instead.
         """
         if not key:
             return 0
@@ -240,26 +238,66 @@ class HandSearch:
         if hit is not None and hit[2]:
             return hit[0]
         if self._can_relax:
-            self._budget = _STATES_BEFORE_LP
-            try:
-                return self._search(key, -1, self.bound(key))
-            except _Relax:
-                self._can_relax = False
-                self._relax()
-            finally:
-                self._budget = -1
+            self._can_relax = False
+            if self._relax():
+                self._aspire = True
+            else:  # pragma: no cover - HiGHS is a declared dependency
+                _tighten(self.share, self._packing)
+                self._reprice(self.share)
+        if self._aspire:
+            return self._aspired(key)
         return self._search(key, -1, self.bound(key))
 
-    def _relax(self) -> None:
-        """Switch to the bound of the linear relaxation (if HiGHS solves it)."""
+    def _aspired(self, key: int) -> int:
+        """The exact value of ``key``, searched from just below its bound down (aspiration windows).
+
+        With the linear relaxation's bound, the best value is usually the bound
+        itself (rounded down): a search told to beat one less than that prunes
+        nearly everything, and answers exactly if the value is above it.  If it
+        fails (the value is lower), the window is lowered by twice as much and
+        the search goes on with the memo it has built (every value in it exact
+        or a true upper bound).  A search answering above its window returns
+        the exact value with the same choices as a search from nothing: it
+        takes the first option that attains the best value, as that one does.
+        """
+        ub = self.bound(key)
+        top = int(ub + _EPS)
+        step = 1
+        while top - step >= 0:
+            value = self._search(key, top - step, ub)
+            if value > top - step:
+                return value
+            step *= 2
+        return self._search(key, -1, ub)
+
+    def _index_tops(self) -> None:
+        cands = self.cands
+        self.tops = []
+        for options in self.by_first:
+            tops = [0.0] * len(options)
+            most = float("-inf")
+            for k in range(len(options) - 1, -1, -1):
+                c = cands[options[k]]
+                most = max(most, c.gain - c.bound)
+                tops[k] = most
+            self.tops.append(tops)
+
+    def _relax(self) -> bool:
+        """Switch to the bound of the linear relaxation; ``False`` if HiGHS does not solve it."""
         prices = _lp_shares(self.counts, self._packing)
-        if prices is None:
-            return
+        if prices is None:  # pragma: no cover - HiGHS is a declared dependency
+            return False
+        self._reprice(prices)
+        return True
+
+    def _reprice(self, prices: list[float]) -> None:
+        """Bound every state by these per-card prices (they must cover every meld's gain)."""
         self.share = prices
         self.cands = [
             Candidate(c.cards, c.gain, c.delta, sum(n * prices[i] for i, n in used.items()), c.swap, c.jokers)
             for c, (used, _) in zip(self.cands, self._packing, strict=True)
         ]
+        self._index_tops()
 
     def choice(self, key: int) -> int:
         """The meld chosen at an exactly solved state (-1: keep the first card)."""
@@ -281,8 +319,6 @@ class HandSearch:
         hit = memo.get(key)
         if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
-        if self._budget >= 0 and len(memo) > self._budget:
-            raise _Relax
         clock = self.clock
         if clock is not None:
             clock.tick()
@@ -297,7 +333,11 @@ class HandSearch:
         guard = self.guard
         cands = self.cands
         joker_shift = self.joker_shift
-        for j in self.by_first[i]:
+        tops = self.tops[i]
+        floor = best if best > alpha else alpha
+        for k, j in enumerate(self.by_first[i]):
+            if tops[k] + ub < floor + 1 - _EPS:
+                break  # no meld from here on can beat what is in hand (``tops``: the most any of them adds)
             cand = cands[j]
             if ((key | guard) - cand.delta) & guard != guard:
                 continue  # some card of the meld is not free

@@ -73,6 +73,10 @@ class SuitCanon:
         self._order = order
 
     def __call__(self, cards: Multiset) -> Multiset:
+        return self.renamed(cards)[0]
+
+    def renamed(self, cards: Multiset) -> tuple[Multiset, _Same | _Renaming]:
+        """The canonical image of ``cards``, and the renaming that gives it (card code -> card code)."""
         split = self._split
         held: list[list[int]] = [[] for _ in range(self._n_suits)]
         for c in cards:
@@ -85,7 +89,33 @@ class SuitCanon:
         new = [0] * self._n_suits
         for i, s in enumerate(by_content):
             new[s] = i
-        if all(new[s] == s for s in range(self._n_suits)):
-            return cards
         code, joker = self._code, self._joker
-        return self._order([c if c == joker else code(split[c][1], new[split[c][0]]) for c in cards])
+        if all(new[s] == s for s in range(self._n_suits)):
+            return cards, _Same()
+        rename = _Renaming(split, new, code, joker)
+        return self._order([rename[c] for c in cards]), rename
+
+
+class _Same:
+    """The renaming that keeps every suit."""
+
+    __slots__ = ()
+
+    def __getitem__(self, card: Card) -> Card:
+        return card
+
+
+class _Renaming:
+    """Card code -> the code of the same rank in its suit's new place (Jokers kept)."""
+
+    __slots__ = ("_code", "_joker", "_new", "_split")
+
+    def __init__(self, split: tuple[tuple[int, int], ...], new: list[int], code: Callable[[int, int], Card],
+                 joker: Card) -> None:
+        self._split, self._new, self._code, self._joker = split, new, code, joker
+
+    def __getitem__(self, card: Card) -> Card:
+        if card == self._joker:
+            return card
+        s, r = self._split[card]
+        return self._code(r, self._new[s])
