@@ -27,6 +27,18 @@ __all__ = ["CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_li
 RunWindow = tuple[int, tuple[int, ...], int]
 """A run window: its size, the rank at each position, and the bitmask of its ranks."""
 
+TABLE_LIMIT = 1024
+"""Keys each table of skeletons may hold; a full table is emptied before it takes another.
+
+A hand's run skeletons are looked up by (ranks held in a suit, wilds): with
+few wilds the keys recur and the tables stay small; with many (25 cards, 2s
+and Jokers wild) every hand brings new keys of hundreds of skeletons each,
+which grew memory by ~45 MiB per 1,000 hands before this bound.
+"""
+
+MASK_TABLE_LIMIT = 1 << 16
+"""Keys each table of plain masks (the live ranks, the parts of one suit) may hold: a few bytes a key."""
+
 Skeleton = tuple[tuple[int, ...], int]
 """A candidate meld before its cards are named: the ranks (a run's) or suits (a set's) of its naturals, and
 how many wilds it takes."""
@@ -304,6 +316,8 @@ class CandidateGenerator:
                         key = mask | budget << n_ranks
                         found = table.get(key)
                         if found is None:
+                            if len(table) >= MASK_TABLE_LIMIT:
+                                table.clear()
                             found = table[key] = self._live_in_runs(index, lo, mask, budget)
                         live_runs |= found << shift
         if not (set_live or live_runs or n_wild):
@@ -371,6 +385,8 @@ class CandidateGenerator:
                     key = mask | budget << n_ranks
                     found = table.get(key)
                     if found is None:
+                        if len(table) >= MASK_TABLE_LIMIT:
+                            table.clear()
                         found = table[key] = self._run_groups_of(index, mask, budget)
                     groups.extend(g << shift for g in found)
         # ... a set's in one rank (the ranks whose set could reach its least size).
@@ -507,6 +523,8 @@ class CandidateGenerator:
             key = (tuple(sorted(held)), budget)
             skeletons = table.get(key)
             if skeletons is None:
+                if len(table) >= TABLE_LIMIT:
+                    table.clear()
                 skeletons = table[key] = self._set_skeletons(k, key[0], budget)
             for suits, wild in skeletons:
                 naturals = [codes[su][r] for su in suits]
@@ -548,6 +566,8 @@ class CandidateGenerator:
             key = present | budget << n_ranks
             skeletons = table.get(key)
             if skeletons is None:
+                if len(table) >= TABLE_LIMIT:
+                    table.clear()  # many wilds make many keys, each with many skeletons: keep memory flat
                 skeletons = table[key] = self._run_skeletons(k, present, budget)
             for ranks, wild in skeletons:
                 naturals = [codes[r] for r in ranks]
