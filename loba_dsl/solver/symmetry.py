@@ -71,12 +71,15 @@ class SuitCanon:
                             for c in range(deck.n_codes))
         self._code = deck.code
         self._order = order
+        self._identity = tuple(range(deck.n_codes))
+        self._maps: dict[tuple[int, ...], tuple[Card, ...]] = {tuple(range(deck.n_suits)): self._identity}
+        """Per order of the suits by content, the renaming as a table by card code (at most n_suits! of them)."""
 
     def __call__(self, cards: Multiset) -> Multiset:
         return self.renamed(cards)[0]
 
-    def renamed(self, cards: Multiset) -> tuple[Multiset, _Same | _Renaming]:
-        """The canonical image of ``cards``, and the renaming that gives it (card code -> card code)."""
+    def renamed(self, cards: Multiset) -> tuple[Multiset, tuple[Card, ...]]:
+        """The canonical image of ``cards``, and the renaming that gives it (indexed by card code)."""
         split = self._split
         held: list[list[int]] = [[] for _ in range(self._n_suits)]
         for c in cards:
@@ -86,36 +89,15 @@ class SuitCanon:
         for ranks in held:
             ranks.sort()
         by_content = sorted(range(self._n_suits), key=held.__getitem__, reverse=True)
-        new = [0] * self._n_suits
-        for i, s in enumerate(by_content):
-            new[s] = i
-        code, joker = self._code, self._joker
-        if all(new[s] == s for s in range(self._n_suits)):
-            return cards, _Same()
-        rename = _Renaming(split, new, code, joker)
-        return self._order([rename[c] for c in cards]), rename
-
-
-class _Same:
-    """The renaming that keeps every suit."""
-
-    __slots__ = ()
-
-    def __getitem__(self, card: Card) -> Card:
-        return card
-
-
-class _Renaming:
-    """Card code -> the code of the same rank in its suit's new place (Jokers kept)."""
-
-    __slots__ = ("_code", "_joker", "_new", "_split")
-
-    def __init__(self, split: tuple[tuple[int, int], ...], new: list[int], code: Callable[[int, int], Card],
-                 joker: Card) -> None:
-        self._split, self._new, self._code, self._joker = split, new, code, joker
-
-    def __getitem__(self, card: Card) -> Card:
-        if card == self._joker:
-            return card
-        s, r = self._split[card]
-        return self._code(r, self._new[s])
+        code = self._maps.get(tuple(by_content))
+        if code is None:
+            new = [0] * self._n_suits
+            for i, s in enumerate(by_content):
+                new[s] = i
+            joker, named = self._joker, self._code
+            code = tuple(c if c == joker else named(split[c][1], new[split[c][0]]) for c in range(len(split)))
+            if len(self._maps) < 1024:  # 24 orders of four suits; a deck of eight has 40,320: keep the first ones
+                self._maps[tuple(by_content)] = code
+        if code is self._identity:
+            return cards, code
+        return self._order([code[c] for c in cards]), code
