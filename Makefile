@@ -39,6 +39,8 @@ wheel-check: setup
 ## bench: print the performance figures
 bench: setup
 	$(BIN)/python benchmarks/bench_check.py
+	$(BIN)/python benchmarks/bench_solver.py --n 5000 --n-large 300 --n-40 40
+	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_cli.py
 
 ## fuzz: the long fuzz run (1,000,000 inputs or an hour; FUZZ_ARGS="--count N --seconds S --seed K")
