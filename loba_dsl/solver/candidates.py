@@ -138,10 +138,15 @@ class CandidateGenerator:
             c != deck.joker_code and not (self.wild_capable[c] and not self.natural_too) for c in range(deck.n_codes))
         """Per card code, whether a set may hold it as a natural card (as :meth:`hand_candidates` generates them)."""
         n_ranks, n_suits = deck.n_ranks, deck.n_suits
-        self._suit_shifts = tuple(n_ranks * su for su in range(n_suits))
-        self._run_bit = tuple(0 if self.rank[c] < 0 else 1 << (n_ranks * self.suit[c] + self.rank[c])
+        stride = n_ranks + 1
+        self._suit_shifts = tuple(stride * su for su in range(n_suits))
+        self._run_bit = tuple(0 if self.rank[c] < 0 else 1 << (stride * self.suit[c] + self.rank[c])
                               for c in range(deck.n_codes))
-        """Per card code, its bit among the ranks held by suit (a field of ``n_ranks`` bits per suit)."""
+        """Per card code, its bit among the ranks held by suit (a field of ``n_ranks`` bits per suit, and a bit
+        always clear between suits, so shifting a whole hand never runs one suit into the next)."""
+        self._low_runs = frozenset(
+            k.index for k in self.shapes if k.run and k.ace == "low" and k.lo <= min(k.hi, n_ranks))
+        """Run shapes whose windows are ranks in order from the lowest (no ace high, no turning the corner)."""
         self._suit_bit = tuple(1 << (8 * self.rank[c] + self.suit[c]) if self.set_natural[c] else 0
                                for c in range(deck.n_codes))
         """Per card code a set may hold as natural, its suit's bit in its rank's byte."""
@@ -309,6 +314,14 @@ class CandidateGenerator:
             full = (1 << n_ranks) - 1
             for index, lo, limit in self._run_shapes:
                 budget = min(n_wild, limit)
+                if not budget and index in self._low_runs:
+                    # No wild: the windows held whole, all suits at once (a clear bit between suits).
+                    starts = held
+                    for k in range(1, lo):
+                        starts &= held >> k
+                    for k in range(lo):
+                        live_runs |= starts << k
+                    continue
                 table = self._run_live[index]
                 for shift in self._suit_shifts:
                     mask = (held >> shift) & full
