@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from loba_dsl.budget import Clock
@@ -39,6 +39,9 @@ visits a few hundred states where the cheap bound needed thousands.
 
 _EPS = 1e-6
 """Slack for floating-point bounds on whole-number gains."""
+
+_BITSET_FROM = 48
+"""A first card's list of melds this long is filtered by bitsets of the cards they use (:meth:`HandSearch._search`)."""
 
 BITS = 5
 """The fewest bits per distinct card in a packed count vector: 4 for the count, 1 guard bit.
@@ -61,8 +64,6 @@ class Candidate(NamedTuple):
     gain: int
     delta: int
     """The candidate's cards as a packed count vector (5 bits per distinct card of the hand)."""
-    bound: float
-    """Sum of the per-card bound shares of its cards."""
     swap: bool = False
     """It uses as a wild a card of the Joker's class that is not a Joker (a 2 that could be natural),
     one that a free Joker could replace without the meld losing its first card (see :class:`HandSearch`)."""
@@ -141,6 +142,7 @@ class HandSearch:
         self.joker_shift = bits * index[joker] if joker in index else -1
         joker_index = index.get(joker, -1)
         cands: list[Candidate] = []
+        bounds: list[float] = []
         for (m, g), used in zip(raw, per_meld, strict=True):
             delta = 0
             bound = 0.0
@@ -155,8 +157,11 @@ class HandSearch:
                 # A Joker may take the place of one of these only if the meld keeps its first card.
                 lead = self.codes[first]
                 swap = any(c != lead for c in wilds) or (used[first] > 1 and lead in wilds)
-            cands.append(Candidate(m, g, delta, bound, swap, used.get(joker_index, 0)))
+            cands.append(Candidate(m, g, delta, swap, used.get(joker_index, 0)))
+            bounds.append(bound)
         self.cands = cands
+        self.bounds = bounds
+        """Per candidate, the sum of its cards' bound shares (what the bound gives up when it goes down)."""
         """The candidate melds; ``by_first[i]`` lists those whose first card (in ``codes``) is ``i``."""
         for options in self.by_first:  # most promising first: better pruning
             options.sort(key=lambda j: -cands[j].gain)
@@ -164,6 +169,7 @@ class HandSearch:
         """Per first card, for each place in ``by_first``, the most a meld from that place on can add over its
         cards' bound shares (gain less bound): once that cannot beat the incumbent, no later meld can."""
         self._index_tops()
+        self._index_users()
         self.memo: dict[int, tuple[int, int, bool]] = {}
         self._aspire = False
         """Search from just below the bound (:meth:`_aspired`): once the bound is the linear relaxation's."""
@@ -270,15 +276,29 @@ class HandSearch:
             step *= 2
         return self._search(key, -1, ub)
 
+    def _index_users(self) -> None:
+        """For each long list of ``by_first``, per card code the bitset of the places of the melds that use it."""
+        self.users: list[list[int] | None] = []
+        for options in self.by_first:
+            if len(options) < _BITSET_FROM:
+                self.users.append(None)
+                continue
+            users = [0] * len(self.codes)
+            for k, j in enumerate(options):
+                used = self._packing[j][0]
+                for code in used:
+                    users[code] |= 1 << k
+            self.users.append(users)
+
     def _index_tops(self) -> None:
-        cands = self.cands
+        cands, bounds = self.cands, self.bounds
         self.tops = []
         for options in self.by_first:
             tops = [0.0] * len(options)
             most = float("-inf")
             for k in range(len(options) - 1, -1, -1):
-                c = cands[options[k]]
-                most = max(most, c.gain - c.bound)
+                j = options[k]
+                most = max(most, cands[j].gain - bounds[j])
                 tops[k] = most
             self.tops.append(tops)
 
@@ -293,10 +313,7 @@ class HandSearch:
     def _reprice(self, prices: list[float]) -> None:
         """Bound every state by these per-card prices (they must cover every meld's gain)."""
         self.share = prices
-        self.cands = [
-            Candidate(c.cards, c.gain, c.delta, sum(n * prices[i] for i, n in used.items()), c.swap, c.jokers)
-            for c, (used, _) in zip(self.cands, self._packing, strict=True)
-        ]
+        self.bounds = [sum(n * prices[i] for i, n in used.items()) for used, _ in self._packing]
         self._index_tops()
 
     def choice(self, key: int) -> int:
@@ -334,17 +351,32 @@ class HandSearch:
         cands = self.cands
         joker_shift = self.joker_shift
         tops = self.tops[i]
+        bounds = self.bounds
         floor = best if best > alpha else alpha
-        for k, j in enumerate(self.by_first[i]):
+        options = self.by_first[i]
+        users = self.users[i]
+        places: Iterable[int]
+        if users is not None:
+            # A long list: only the melds whose every card has a copy free, by the bitsets of their places.
+            allowed = (1 << len(options)) - 1
+            mask = self.mask
+            for code, uses in enumerate(users):
+                if uses and not (key >> (bits * code)) & mask:
+                    allowed &= ~uses
+            places = _places(allowed)
+        else:
+            places = range(len(options))
+        for k in places:
             if tops[k] + ub < floor + 1 - _EPS:
                 break  # no meld from here on can beat what is in hand (``tops``: the most any of them adds)
+            j = options[k]
             cand = cands[j]
             if ((key | guard) - cand.delta) & guard != guard:
                 continue  # some card of the meld is not free
             if cand.swap and (key >> joker_shift) & self.mask > cand.jokers:
                 continue  # the same meld with a free Joker instead of the 2 is as good and keeps the 2
             floor = best if best > alpha else alpha
-            rest_ub = ub - cand.bound
+            rest_ub = ub - bounds[j]
             if cand.gain + rest_ub < floor + 1 - _EPS:
                 continue  # cannot beat what is already in hand (gains are whole numbers)
             value = cand.gain + self._search(key - cand.delta, floor - cand.gain, rest_ub)
@@ -356,6 +388,14 @@ class HandSearch:
             return int(alpha)
         memo[key] = (best, choice, True)
         return best
+
+
+def _places(bits: int) -> Iterator[int]:
+    """The places of the set bits of ``bits``, lowest first."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
 
 
 def _lp_shares(counts: list[int], melds: list[tuple[dict[int, int], int]]) -> list[float] | None:
