@@ -63,7 +63,7 @@ def run(label: str, solver: Solver, hands: Sequence[tuple[Card, ...]], *, number
         checksum += solver.best_score(hand) if numbers_only else solver.arrange(hand).score
         times.append(clock() - t0)
     elapsed = clock() - start
-    p99 = statistics.quantiles(times, n=100)[98] if len(times) >= 2 else times[0]
+    p99 = statistics.quantiles(times, n=100, method="inclusive")[98] if len(times) >= 2 else times[0]
     print(f"  {label:<34} {len(hands) / elapsed:>9,.0f} hands/s   median {statistics.median(times) * 1e3:7.3f} ms"
           f"   p99 {p99 * 1e3:7.3f} ms   max {max(times) * 1e3:8.3f} ms   (checksum {checksum})")
     return times, checksum
