@@ -4,14 +4,14 @@ The solver's :meth:`~loba_dsl.solver.api.Solver.arrange_text` arranges a hand as
 if any legal melds could go down.  Under a ruleset with ``requirements``
 (rules.md §4) that is only true once the player has opened:
 
-- an opening minimum (``requirements.opening``, bazas): a player who has not
+- an opening minimum (``requirements.opening``): a player who has not
   opened yet can put down only a lay-down that reaches the minimum
   (:meth:`~loba_dsl.solver.api.Solver.best_opening`), or nothing;
-- contracts (``requirements.contracts``, contrato): a player who has not opened
+- contracts (``requirements.contracts``): a player who has not opened
   yet must put down round N's contract first
   (:meth:`~loba_dsl.solver.api.Solver.contract`).  Whether other melds may
   follow it in the same turn is ``requirements.contracts.other_melds_same_turn``,
-  read here as the referee reads it: under ``false`` (contrato's decision,
+  read here as the referee reads it: under ``false`` (the shipped decision,
   rules.md §4) the arrangement is the contract's melds alone (the whole hand
   where the contract can hold it all; else the contract's melds, each made as
   long as the cards left allow, one card at a time), under ``true`` the contract
@@ -145,7 +145,7 @@ def _lengthened(solver: Solver, rule: ContractRule, melds: Sequence[Sequence[Car
                 left: Sequence[Card]) -> list[Sequence[Card]]:
     """The contract's melds with each card left added to the first meld it keeps the contract whole in.
 
-    One card at a time, in order: a longer pierna or escalera is still one meld of its kind, so the
+    One card at a time, in order: a longer set or run is still one meld of its kind, so the
     lay-down is still the contract alone (rules.md §4, ``other_melds_same_turn: false``).
     """
     out = [tuple(m) for m in melds]

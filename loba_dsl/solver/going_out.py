@@ -5,16 +5,16 @@ that lay-down is the whole hand, less what ``turn.going_out`` lets go (the
 discard; under ``one_card_left`` the card kept): some partition of those cards
 into legal melds must satisfy the requirement in force:
 
-- an opening minimum (``requirements.opening``, bazas): the partition's worth,
+- an opening minimum (``requirements.opening``): the partition's worth,
   as :class:`~loba_dsl.scoring.requirements.OpeningRule` counts it (``scope``,
   ``table``, ``wild_value``), reaches the minimum;
-- a round's contract (``requirements.contracts``, contrato): the partition holds
+- a round's contract (``requirements.contracts``): the partition holds
   melds of the contract's kinds in its numbers exactly
   (:class:`~loba_dsl.scoring.requirements.ContractRule`), and with
   ``other_melds`` any other legal melds beside them.  ``other_melds`` is read,
   unless given, from ``requirements.contracts.other_melds_same_turn`` (the
   rule's ``others``), as the referee (:mod:`loba_dsl.game.referee`) judges a
-  first lay-down: under ``false`` (contrato's decision, rules.md §4) exactly the
+  first lay-down: under ``false`` (the shipped decision, rules.md §4) exactly the
   contract's melds in that turn (lay-offs onto them only make them longer melds
   of the same kinds), under ``true`` the contract among other melds.
 

@@ -31,7 +31,7 @@ __all__ = ["BITS", "Candidate", "HandSearch", "field_bits"]
 _LP_FROM = 200
 """Hands with more candidate melds than this get their bound from the linear relaxation (HiGHS), at once.
 
-Measured on 25-card mas-pagat hands (issue 11): the relaxation of a hand of
+Measured on 25-card hands of two decks with 2s and Jokers wild (issue 11): the relaxation of a hand of
 200 to 2,000 candidates solves in 3 to 25 ms, and its bound is nearly always
 the best value itself, so a search from just below it (:meth:`HandSearch._aspired`)
 visits a few hundred states where the cheap bound needed thousands.
