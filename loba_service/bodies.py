@@ -255,6 +255,13 @@ class ArrangeRequest(Struct, forbid_unknown_fields=True):
     """Also give the best arrangement that reaches the opening minimum (``requirements.opening``)."""
     contract: RoundNumber | None = None
     """Also give melds that fulfil this round's contract (``requirements.contracts``)."""
+    opened: bool | None = None
+    """Arrange the hand as the player stands, as ``loba arrange`` does: ``false``, not opened yet, so only a
+    lay-down meeting the opening minimum or the round's contract may go down (and ``can_go_out`` says whether
+    one can go out); ``true``, opened.  Left out (and no ``round``): any legal melds, as before."""
+    round: RoundNumber | None = None
+    """The round being played (the contract in force for a player who has not opened): as ``loba arrange
+    --round``; giving it alone means ``opened: false``."""
     players: Annotated[int, Meta(ge=2, le=12)] | None = None
     budget_ms: BudgetMs | None = None
 

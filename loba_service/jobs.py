@@ -50,11 +50,14 @@ def _solver(spec: tuple[str, str, str], players: int | None) -> Any:
 
 
 def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, opening: bool,
-            contract: int | None, players: int | None, seconds: float | None = None) -> dict[str, Any]:
+            contract: int | None, players: int | None, seconds: float | None = None,
+            stands: tuple[bool, int | None] | None = None) -> dict[str, Any]:
     """What ``loba arrange --json`` prints, plus the opening and contract arrangements when asked for.
 
     ``seconds``: one budget for every search of the call (the library stops at it with
     :class:`~loba_dsl.errors.BudgetExceeded`; the pool's deadline is only the backstop).
+    ``stands``: (opened, round) to arrange the hand as the player stands
+    (:func:`~loba_dsl.solver.advice.arrange_hand`, as ``loba arrange --opened/--round``).
     """
     from loba_dsl.budget import Budget
     from loba_dsl.render import arrangement_dict
@@ -64,11 +67,18 @@ def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, o
     rs = solver.rs
     clock = Budget(seconds=seconds).start("arranging the hand") if seconds else None
     dropped = None
-    if discard:
+    if stands is not None:
+        from loba_dsl.solver.advice import arrange_hand
+
+        text = " ".join(rs.deck.names_of(cards))
+        hand = arrange_hand(solver, text, opened=stands[0], round_number=stands[1], discard=discard, budget=clock)
+        arrangement, dropped, can_go_out = hand.arrangement, hand.discard, hand.can_go_out
+    elif discard:
         dropped, arrangement = solver.best_discard(cards, budget=clock)
+        can_go_out = solver.can_go_out(cards, budget=clock).possible
     else:
         arrangement = solver.arrange(cards, budget=clock)
-    can_go_out = solver.can_go_out(cards, budget=clock).possible
+        can_go_out = solver.can_go_out(cards, budget=clock).possible
     out = arrangement_dict(arrangement, rs, discard=dropped, can_go_out=can_go_out)
     if opening:
         best = solver.best_opening(cards, budget=clock)

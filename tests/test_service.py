@@ -292,6 +292,35 @@ def test_arrange_is_the_cli_object(client: TestClient) -> None:
     assert d["discard"] == "K♠" and d["left"] == [] and d["score"] == 0 and d["can_go_out"]
 
 
+def test_arrange_as_the_player_stands_is_the_cli_object(client: TestClient) -> None:
+    """docs/rules.md §4: before opening, only a lay-down meeting the requirement goes down (as `loba arrange`)."""
+    def post(body: dict[str, object]) -> dict[str, object]:
+        r = client.post("/v1/arrange", json=body)
+        assert r.status_code == 200, r.text
+        got: dict[str, object] = r.json()
+        got.pop("elapsed_ms")
+        return got
+
+    # bazas, minimum 50: 7♠ 7♥ 7♦ is worth 21, so nothing goes down before opening ...
+    low = "7♠ 7♥ 7♦ 2♣ 3♦"
+    got = post({"cards": low, "ruleset": "bazas", "opened": False})
+    assert got == cli_json("arrange", low, "-r", "bazas", "--json")
+    assert got["melds"] == [] and got["can_go_out"] is False
+    # ... and the pierna goes down once the player has opened.
+    assert post({"cards": low, "ruleset": "bazas", "opened": True}) == cli_json(
+        "arrange", low, "-r", "bazas", "--opened", "--json")
+    # Without `opened` or `round`: any legal melds, as before (the pierna).
+    assert len(post({"cards": low, "ruleset": "bazas"})["melds"]) == 1  # type: ignore[arg-type]
+    # contrato round 1 is "2 pierna", put down alone in its turn (other_melds_same_turn: false).
+    hand = "A♣ 2♣ 3♣ 4♣ 7♠ 7♥ 7♦ 8♠ 8♥ 8♦"
+    got = post({"cards": hand, "ruleset": "contrato", "round": 1})
+    assert got == cli_json("arrange", hand, "-r", "contrato", "--round", "1", "--json")
+    assert sorted(m["kind"] for m in got["melds"]) == ["pierna", "pierna"]  # type: ignore[attr-defined]
+    # Contracts and not opened: the round must be named; a round outside the list is refused.
+    assert_problem(client.post("/v1/arrange", json={"cards": hand, "ruleset": "contrato", "opened": False}), 422)
+    assert_problem(client.post("/v1/arrange", json={"cards": hand, "ruleset": "contrato", "round": 9}), 422)
+
+
 def test_arrange_opening_and_contract(client: TestClient) -> None:
     """rules.md §4 bazas: a first lay-down worth 50 or more (penalty values): 7♠7♥7♦ (21) + K♠Q♠J♠ (30) = 51."""
     r = client.post("/v1/arrange", json={"cards": "7♠ 7♥ 7♦ K♠ Q♠ J♠ 2♣", "ruleset": "bazas", "opening": True})
