@@ -14,8 +14,8 @@ a number that is not plain digits, shell completion.  :func:`run` then runs
 exit 1), so the output, the exit code and the JSON are those of the Typer path; a None from
 :func:`run` means "not mine: run the Typer app".
 
->>> parse_check(["check", "A♣", "2♣", "JOKER", "-r", "mas", "--json"])
-{'words': ['A♣', '2♣', 'JOKER'], 'ruleset': 'mas', 'as_json': True}
+>>> parse_check(["check", "A♣", "2♣", "JOKER", "-r", "house.yaml", "--json"])
+{'words': ['A♣', '2♣', 'JOKER'], 'ruleset': 'house.yaml', 'as_json': True}
 >>> parse_check(["check", "--lang=DE", "-f", "-"])
 {'words': [], 'lang': 'de', 'file': '-'}
 >>> [parse_check(argv) for argv in (["check", "-h"], ["check", "A♣", "--jsn"], ["arrange", "A♣"])]

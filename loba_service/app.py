@@ -286,17 +286,8 @@ async def arrange(svc: Service, request: Request) -> Response:
     if req.players is not None and not rs.players.min <= req.players <= rs.players.max:
         raise InputError(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, not {req.players}")
     budget = svc.budget(req.budget_ms)
-    stands = None
-    if req.opened is not None or req.round is not None:
-        from loba_dsl.solver.advice import requirement_in_force
-
-        opened = bool(req.opened)
-        requirement_in_force(rs, opened=opened, round_number=req.round)  # contracts without a round: 422 here
-        if req.round is not None and rs.requirements.contracts is not None and not opened:
-            from loba_dsl.scoring.requirements import contract_rule
-
-            contract_rule(rs, req.round)  # a round outside the list of contracts: 422 before any search
-        stands = (opened, req.round)
+    # As the player stands: arrange_hand (in the job) refuses a missing or unknown round itself (422).
+    stands = (bool(req.opened), req.round) if req.opened is not None or req.round is not None else None
     args = (spec_of(req.ruleset), tuple(cards), req.discard, req.opening, req.contract, req.players, budget, stands)
     return _json(await svc.solve("arrange", args, budget))
 

@@ -1,8 +1,9 @@
 """How two variants differ: their rules, the smallest examples that behave differently, play figures.
 
+>>> from loba_dsl.defaults import DEFAULT_RULESET
 >>> from loba_dsl.rules.loading import load, load_file
->>> menos = load("menos")
->>> diff(menos, menos).same
+>>> rs = load(DEFAULT_RULESET)
+>>> diff(rs, rs).same
 True
 
 Data flows one way, and no module here imports one to its right:

@@ -73,8 +73,9 @@ MEMORY_ENTRIES = 64
 def load(name: str, *, cached: bool = True) -> Ruleset:
     """The shipped ruleset ``name``; a path or a ``.yaml`` name is an unknown ruleset (nothing is read).
 
-    >>> load("menos").name
-    'menos'
+    >>> from loba_dsl.defaults import DEFAULT_RULESET
+    >>> load(DEFAULT_RULESET).name == DEFAULT_RULESET
+    True
     >>> load("/etc/os-release")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...

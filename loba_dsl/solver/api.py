@@ -441,11 +441,7 @@ class Solver:
     def _search(self, given: Multiset, gain: Callable[[Multiset], int | None]) -> HandSearch:
         """The search of one hand, over its candidate melds of positive ``gain``."""
         cards = self._sorted(given)
-        raw = []
-        for m in self._candidate_melds(cards):
-            g = gain(m)
-            if g is not None and g > 0:
-                raw.append((m, g))
+        raw = self._positive(cards, gain)
         cards, raw, stand_ins = self.merge_pure_wilds(cards, raw)
         return HandSearch(given, cards, raw, order=self.order, joker=self.deck.joker_code, stand_ins=stand_ins,
                           swaps=self.joker_class_wilds, clock=self._clock)
@@ -592,28 +588,27 @@ class Solver:
 
     def _searched_gain(self, hand: Multiset) -> int:
         cards = self._sorted(hand)
-        gain = self.gain_value
+        raw = self._positive(cards, self.gain_value)
+        if len(raw) <= _LIGHT_UP_TO:
+            return self._plain_search(cards, raw)[0]
+        search = self._search(hand, self._gain_or_none)
+        return search.solve(search.full)
+
+    def _positive(self, cards: Multiset, gain: Callable[[Multiset], int | None]) -> list[tuple[Multiset, int]]:
+        """The candidate melds of ``cards`` (in the processing order) with a positive ``gain``, and their gains."""
         raw = []
         for m in self._candidate_melds(cards):
             g = gain(m)
             if g is not None and g > 0:
                 raw.append((m, g))
-        if len(raw) <= _LIGHT_UP_TO:
-            return self._light_gain(cards, raw)
-        search = self._search(hand, self._gain_or_none)
-        return search.solve(search.full)
+        return raw
 
     def _light_arrangement(self, live: Multiset) -> tuple[PlacedMeld, ...] | None:
         """The melds :class:`HandSearch` would choose, by the plain memoised search, on a small hand.
 
         Only where the two must agree: few candidate melds, and no card of the
         Joker's class but Jokers (so no card is searched as a Joker and no meld
-        is skipped for a Joker's sake).  The plain search takes the cards in
-        the order :class:`HandSearch` does (fewest candidate melds first, then
-        the processing order), tries keeping the first free card first and its
-        melds greatest gain first, and keeps the first of equal values, as it
-        does: its bounds only skip options that cannot do strictly better, so
-        the choices are the same.  ``None``: not such a hand.
+        is skipped for a Joker's sake).  ``None``: not such a hand.
         """
         cls = self._wild_class.get(self.deck.joker_code)
         if cls is not None:
@@ -621,14 +616,28 @@ class Solver:
             wild_class = self._wild_class
             if any(c != joker and wild_class.get(c) == cls for c in live):
                 return None
-        gain = self.gain_value
-        raw = []
-        for m in self._candidate_melds(live):
-            g = gain(m)
-            if g is not None and g > 0:
-                raw.append((m, g))
+        raw = self._positive(live, self.gain_value)
         if len(raw) > _LIGHT_UP_TO:
             return None
+        melds: list[PlacedMeld] = []
+        for j in self._plain_search(live, raw)[1]:
+            m = raw[j][0]
+            read = self.gain(m)
+            assert read is not None, "a chosen meld is legal"
+            melds.append(PlacedMeld(m, read[1], read[0]))
+        return tuple(melds)
+
+    def _plain_search(self, cards: Multiset, raw: list[tuple[Multiset, int]]) -> tuple[int, list[int]]:
+        """The best total gain of disjoint melds of ``raw`` within ``cards``, and the melds chosen (their places).
+
+        A plain memoised search over packed counts (few melds: no bounds
+        needed), in the order :class:`HandSearch` takes them: the cards with
+        fewest candidate melds first, then the processing order; the first free
+        card kept first, then its melds greatest gain first; the first of equal
+        values kept.  HandSearch's bounds only skip options that cannot do
+        strictly better, so on the hands :meth:`_light_arrangement` admits the
+        choices are the same (tested).
+        """
         uses: dict[Card, int] = {}
         for m, _ in raw:
             for c in set(m):
@@ -637,7 +646,7 @@ class Solver:
         codes = sorted(uses, key=lambda c: (uses[c], order[c]))
         index = {c: i for i, c in enumerate(codes)}
         counts = [0] * len(codes)
-        for c in live:
+        for c in cards:
             i = index.get(c)
             if i is not None:
                 counts[i] += 1
@@ -678,71 +687,14 @@ class Solver:
             return best
 
         key = sum(n * u for n, u in zip(counts, unit, strict=True))
-        solve(key)
-        melds: list[PlacedMeld] = []
+        best = solve(key)
+        chosen: list[int] = []
         while key:
             _, choice, step = memo[key]
             if choice >= 0:
-                m = raw[choice][0]
-                read = self.gain(m)
-                assert read is not None, "a chosen meld is legal"
-                melds.append(PlacedMeld(m, read[1], read[0]))
+                chosen.append(choice)
             key -= step
-        return tuple(melds)
-
-    def _light_gain(self, cards: Multiset, melds: list[tuple[Multiset, int]]) -> int:
-        """The best total gain of disjoint ``melds`` by a plain memoised search (few melds: no bounds needed).
-
-        The same recursion as :class:`HandSearch` (the first free card is kept
-        or melded), over packed counts of the cards the melds use, without its
-        bounds, orderings and exchanges, which cost more than they save on a
-        small hand.
-        """
-        index: dict[Card, int] = {}
-        for m, _ in melds:
-            for c in m:
-                if c not in index:
-                    index[c] = len(index)
-        if not index:
-            return 0
-        counts = [0] * len(index)
-        for c in cards:
-            if c in index:
-                counts[index[c]] += 1
-        bits = field_bits(max(counts))
-        unit = [1 << (bits * i) for i in range(len(index))]
-        guard = sum(u << (bits - 1) for u in unit)
-        by_first: list[list[tuple[int, int]]] = [[] for _ in index]
-        for m, g in melds:
-            delta = 0
-            first = len(index)
-            for c in m:
-                i = index[c]
-                delta += unit[i]
-                if i < first:
-                    first = i
-            by_first[first].append((delta, g))
-        memo: dict[int, int] = {0: 0}
-        clock = self._clock
-
-        def solve(key: int) -> int:
-            hit = memo.get(key)
-            if hit is not None:
-                return hit
-            if clock is not None:
-                clock.tick()
-            i = ((key & -key).bit_length() - 1) // bits
-            best = solve(key - unit[i])
-            fit = key | guard
-            for delta, g in by_first[i]:
-                if (fit - delta) & guard == guard:
-                    value = g + solve(key - delta)
-                    if value > best:
-                        best = value
-            memo[key] = best
-            return best
-
-        return solve(sum(n * u for n, u in zip(counts, unit, strict=True)))
+        return best, chosen
 
     def _plain_and_distinct(self, hand: Multiset) -> bool:
         wild = self.wild_capable

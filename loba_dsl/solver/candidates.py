@@ -331,7 +331,7 @@ class CandidateGenerator:
                         if found is None:
                             if len(table) >= MASK_TABLE_LIMIT:
                                 table.clear()
-                            found = table[key] = self._live_in_runs(index, lo, mask, budget)
+                            found = table[key] = self._live_in_runs(index, mask, budget)
                         live_runs |= found << shift
         if not (set_live or live_runs or n_wild):
             return ()
@@ -471,21 +471,12 @@ class CandidateGenerator:
                     break
         return tuple(merged)
 
-    def _live_in_runs(self, index: int, lo: int, present: int, budget: int) -> int:
+    def _live_in_runs(self, index: int, present: int, budget: int) -> int:
         """The ranks of ``present`` (one suit) that a run candidate with up to ``budget`` wilds may use."""
-        n_present = present.bit_count()
-        if n_present + budget < lo:
-            return 0
         live = 0
-        for size, _, mask in self.run_windows[index]:
-            if size > n_present + budget:
-                break
-            have = mask & present
-            if have and size - have.bit_count() <= budget:
-                live |= have
+        for group in self._run_groups_of(index, present, budget):
+            live |= group
         return live
-
-    # ------------------------------------------------------------ candidate melds of a hand
 
     def hand_candidates(self, hand: Multiset) -> list[Multiset]:
         """Every sub-multiset of ``hand`` that may be a legal meld (a superset; the matcher decides)."""
