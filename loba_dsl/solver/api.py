@@ -38,6 +38,7 @@ from loba_dsl.rules.model import GoingOut as GoingOutRule
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import contract_rule, opening_rule
 from loba_dsl.scoring.rounds import hand_table
+from loba_dsl.solver import packing
 from loba_dsl.solver.candidates import CandidateGenerator
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
@@ -652,7 +653,6 @@ class Solver:
                 counts[i] += 1
         bits = field_bits(max(counts, default=0))
         unit = [1 << (bits * i) for i in range(len(codes))]
-        guard = sum(u << (bits - 1) for u in unit)
         by_first: list[list[tuple[int, int, int]]] = [[] for _ in codes]
         for j, (m, g) in enumerate(raw):
             delta = 0
@@ -665,36 +665,8 @@ class Solver:
             by_first[first].append((delta, g, j))
         for options in by_first:
             options.sort(key=lambda o: -o[1])
-        memo: dict[int, tuple[int, int, int]] = {0: (0, -1, 0)}
-        clock = self._clock
-
-        def solve(key: int) -> int:
-            hit = memo.get(key)
-            if hit is not None:
-                return hit[0]
-            if clock is not None:
-                clock.tick()
-            i = ((key & -key).bit_length() - 1) // bits
-            best = solve(key - unit[i])
-            choice, step = -1, unit[i]
-            fit = key | guard
-            for delta, g, j in by_first[i]:
-                if (fit - delta) & guard == guard:
-                    value = g + solve(key - delta)
-                    if value > best:
-                        best, choice, step = value, j, delta
-            memo[key] = (best, choice, step)
-            return best
-
         key = sum(n * u for n, u in zip(counts, unit, strict=True))
-        best = solve(key)
-        chosen: list[int] = []
-        while key:
-            _, choice, step = memo[key]
-            if choice >= 0:
-                chosen.append(choice)
-            key -= step
-        return best, chosen
+        return packing.plain_search(key, bits, by_first, self._clock)
 
     def _plain_and_distinct(self, hand: Multiset) -> bool:
         wild = self.wild_capable
@@ -705,7 +677,7 @@ class Solver:
         order = self.order
         cards = sorted(hand, key=order.__getitem__)
         bit = {c: 1 << i for i, c in enumerate(cards)}
-        by_low: dict[int, list[tuple[int, int]]] = {}
+        by_low: list[list[tuple[int, int]]] = [[] for _ in cards]
         known = self._gain_values
         for m in self.candidates.plain_candidates(hand):
             g = known[m] if m in known else self.gain_value(m)  # plain melds are their own canonical form
@@ -713,29 +685,10 @@ class Solver:
                 mask = 0
                 for c in m:
                     mask |= bit[c]
-                by_low.setdefault(mask & -mask, []).append((mask, g))
-        for options in by_low.values():
+                by_low[(mask & -mask).bit_length() - 1].append((mask, g))
+        for options in by_low:
             options.sort(key=lambda mg: -mg[1])
-        memo: dict[int, int] = {0: 0}
-        clock = self._clock
-
-        def solve(free: int) -> int:
-            hit = memo.get(free)
-            if hit is not None:
-                return hit
-            if clock is not None:
-                clock.tick()
-            low = free & -free
-            best = solve(free ^ low)
-            for mask, g in by_low.get(low, ()):
-                if mask & free == mask:
-                    value = g + solve(free ^ mask)
-                    if value > best:
-                        best = value
-            memo[free] = best
-            return best
-
-        return solve, (1 << len(cards)) - 1, bit
+        return packing.bitmask_search(len(cards), by_low, self._clock), (1 << len(cards)) - 1, bit
 
     def _gain_or_none(self, meld: Multiset) -> int | None:
         return self.gain_value(meld)
