@@ -199,8 +199,8 @@ def test_a_state_cap_gives_none() -> None:
     key, by_first = 0b01_01_01, [[(0b00_01_01, 2, 0)], [(0b01_01_00, 2, 1)], []]
     # Card 0 kept first (then cards 1 and 2 melded: 2); melding it (2 + 0) is not strictly better.
     assert native.plain_search(key, 2, by_first) == (2, [1])
-    assert native.plain_search(key, 2, by_first, max_states=3) == (2, [1])  # three states: all it needs
-    assert native.plain_search(key, 2, by_first, max_states=2) is None
+    assert native.plain_search(key, 2, by_first, None, 3) == (2, [1])  # three states: all it needs
+    assert native.plain_search(key, 2, by_first, None, 2) is None
 
 
 def test_a_budget_of_steps_stops_both_kernels_alike() -> None:

@@ -36,7 +36,10 @@ typedef struct {
     Entry *slots;
     size_t mask;
     size_t used;
+    int heap;  /* slots were malloc'ed (else the caller's small first table, on its stack) */
 } Table;
+
+#define FIRST_SLOTS 64
 
 static inline size_t hash_key(u128 key) {
     uint64_t x = (uint64_t)key ^ ((uint64_t)(key >> 64) * 0x9E3779B97F4A7C15ULL);
@@ -48,8 +51,10 @@ static inline size_t hash_key(u128 key) {
     return (size_t)x;
 }
 
-static int table_init(Table *t, size_t cap) {
-    t->slots = (Entry *)malloc(cap * sizeof(Entry));
+/* A table of `cap` slots (a power of two): in `first` if given (FIRST_SLOTS of them), else malloc'ed. */
+static int table_init(Table *t, size_t cap, Entry *first) {
+    t->heap = first == NULL;
+    t->slots = first != NULL ? first : (Entry *)malloc(cap * sizeof(Entry));
     if (t->slots == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -61,7 +66,7 @@ static int table_init(Table *t, size_t cap) {
 }
 
 static void table_free(Table *t) {
-    free(t->slots);
+    if (t->heap) free(t->slots);
     t->slots = NULL;
 }
 
@@ -76,13 +81,13 @@ static inline Entry *table_find(const Table *t, u128 key) {
 
 static int table_grow(Table *t) {
     Table bigger;
-    if (table_init(&bigger, (t->mask + 1) * 2) < 0) return -1;
+    if (table_init(&bigger, (t->mask + 1) * 2, NULL) < 0) return -1;
     for (size_t k = 0; k <= t->mask; k++) {
         Entry *e = &t->slots[k];
         if (e->key != EMPTY) *table_find(&bigger, e->key) = *e;
     }
     bigger.used = t->used;
-    free(t->slots);
+    table_free(t);
     *t = bigger;
     return 0;
 }
@@ -165,23 +170,26 @@ static int tick(PyObject *ticker, long n) {
 
 /* ------------------------------------------------------------------ the plain search */
 
+#define MAX_FIELDS 64      /* at most 127 bits of fields of at least 2 bits */
+#define SMALL_OPTIONS 128  /* options held on the stack; more are malloc'ed */
+
 typedef struct {
     int bits;
     u128 guard;
-    u128 *unit;          /* per field */
-    Py_ssize_t *start;   /* field i's options: start[i] .. start[i + 1] - 1 in the flat arrays */
+    u128 unit[MAX_FIELDS];
+    Py_ssize_t start[MAX_FIELDS + 1];  /* field i's options: start[i] .. start[i + 1] - 1 in the flat arrays */
     u128 *delta;
     int64_t *gain;
-    PyObject **place;    /* the option's place (an int of the caller's), borrowed */
+    PyObject **place;  /* the option's place (an int of the caller's), borrowed */
     Table memo;
     PyObject *ticker;
     long pending;
     long states;
-    long max_states;     /* 0: no cap */
+    long max_states;   /* 0: no cap */
     int capped;
 } Plain;
 
-/* The best value of `key`; -1 with a Python error set, or P->capped; depth bounds the C stack. */
+/* The best value of `key` in *out; -1 with a Python error set, or with P->capped. */
 static int plain_solve(Plain *P, u128 key, int depth, int64_t *out) {
     Entry *hit = table_find(&P->memo, key);
     if (hit->key == key) {
@@ -225,24 +233,23 @@ static int plain_solve(Plain *P, u128 key, int depth, int64_t *out) {
     return 0;
 }
 
-static void plain_free(Plain *P) {
-    free(P->unit);
-    free(P->start);
-    free(P->delta);
-    free(P->gain);
-    free(P->place);
-    table_free(&P->memo);
-}
-
-/* plain_search(key, bits, by_first, tick=None, max_states=0) -> (best, chosen) | None */
-static PyObject *plain_search(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"key", "bits", "by_first", "tick", "max_states", NULL};
-    PyObject *key_obj, *by_first, *ticker = Py_None;
-    int bits;
-    long max_states = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OiO|Ol:plain_search", names,
-                                     &key_obj, &bits, &by_first, &ticker, &max_states))
+/* plain_search(key, bits, by_first, tick=None, max_states=0, /) -> (best, chosen) | None */
+static PyObject *plain_search(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs < 3 || nargs > 5) {
+        PyErr_SetString(PyExc_TypeError, "plain_search(key, bits, by_first, tick=None, max_states=0)");
         return NULL;
+    }
+    PyObject *key_obj = args[0], *by_first = args[2];
+    PyObject *ticker = nargs > 3 ? args[3] : Py_None;
+    long bits_long = PyLong_AsLong(args[1]);
+    if (bits_long == -1 && PyErr_Occurred()) return NULL;
+    int bits = bits_long < 0 || bits_long > 64 ? 0 : (int)bits_long;
+    long max_states = 0;
+    if (nargs > 4) {
+        max_states = PyLong_AsLong(args[4]);
+        if (max_states == -1 && PyErr_Occurred()) return NULL;
+    }
     if (bits < 2 || bits > 64) {
         PyErr_SetString(PyExc_ValueError, "bits must be between 2 and 64");
         return NULL;
@@ -260,40 +267,47 @@ static PyObject *plain_search(PyObject *self, PyObject *args, PyObject *kwargs) 
     }
     int width = (int)(nfields * bits);
     Plain P;
-    memset(&P, 0, sizeof P);
     P.bits = bits;
+    P.guard = 0;
     P.ticker = ticker;
+    P.pending = P.states = 0;
     P.max_states = max_states;
+    P.capped = 0;
+    P.memo.slots = NULL;
+    P.memo.heap = 0;
+    u128 small_delta[SMALL_OPTIONS];
+    int64_t small_gain[SMALL_OPTIONS];
+    PyObject *small_place[SMALL_OPTIONS];
+    Entry first[FIRST_SLOTS];
+    PyObject *rows[MAX_FIELDS];
+    P.delta = small_delta;
+    P.gain = small_gain;
+    P.place = small_place;
     PyObject *result = NULL;
-    PyObject **rows = NULL;
-    Py_ssize_t total = 0;
-    rows = (PyObject **)calloc((size_t)nfields + 1, sizeof(PyObject *));
-    P.unit = (u128 *)malloc(((size_t)nfields + 1) * sizeof(u128));
-    P.start = (Py_ssize_t *)malloc(((size_t)nfields + 1) * sizeof(Py_ssize_t));
-    if (rows == NULL || P.unit == NULL || P.start == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < nfields; i++) {
-        P.unit[i] = (u128)1 << (bits * i);
-        P.guard |= P.unit[i] << (bits - 1);
-        rows[i] = PySequence_Fast(PySequence_Fast_GET_ITEM(fields, i), "each field's options must be a sequence");
-        if (rows[i] == NULL) goto done;
-        P.start[i] = total;
-        total += PySequence_Fast_GET_SIZE(rows[i]);
+    Py_ssize_t total = 0, got = 0;
+    for (; got < nfields; got++) {
+        P.unit[got] = (u128)1 << (bits * got);
+        P.guard |= P.unit[got] << (bits - 1);
+        rows[got] = PySequence_Fast(PySequence_Fast_GET_ITEM(fields, got), "each field's options must be a sequence");
+        if (rows[got] == NULL) goto done;
+        P.start[got] = total;
+        total += PySequence_Fast_GET_SIZE(rows[got]);
     }
     P.start[nfields] = total;
-    P.delta = (u128 *)malloc(((size_t)total + 1) * sizeof(u128));
-    P.gain = (int64_t *)malloc(((size_t)total + 1) * sizeof(int64_t));
-    P.place = (PyObject **)malloc(((size_t)total + 1) * sizeof(PyObject *));
-    if (P.delta == NULL || P.gain == NULL || P.place == NULL) {
-        PyErr_NoMemory();
-        goto done;
+    if (total > SMALL_OPTIONS) {
+        P.delta = (u128 *)malloc((size_t)total * sizeof(u128));
+        P.gain = (int64_t *)malloc((size_t)total * sizeof(int64_t));
+        P.place = (PyObject **)malloc((size_t)total * sizeof(PyObject *));
+        if (P.delta == NULL || P.gain == NULL || P.place == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
     }
     for (Py_ssize_t i = 0; i < nfields; i++) {
         Py_ssize_t n = PySequence_Fast_GET_SIZE(rows[i]);
+        PyObject **items = PySequence_Fast_ITEMS(rows[i]);
         for (Py_ssize_t k = 0; k < n; k++) {
-            PyObject *opt = PySequence_Fast_GET_ITEM(rows[i], k);
+            PyObject *opt = items[k];
             if (!PyTuple_Check(opt) || PyTuple_GET_SIZE(opt) != 3) {
                 PyErr_SetString(PyExc_TypeError, "an option is a tuple (delta, gain, place)");
                 goto done;
@@ -302,11 +316,7 @@ static PyObject *plain_search(PyObject *self, PyObject *args, PyObject *kwargs) 
             int r = as_u128(PyTuple_GET_ITEM(opt, 0), width, &P.delta[f]);
             if (r == 0) r = as_gain(PyTuple_GET_ITEM(opt, 1), &P.gain[f]);
             if (r < 0) goto done;
-            if (r > 0) {
-                result = Py_NewRef(Py_None);
-                goto done;
-            }
-            if ((P.delta[f] & P.guard) != 0) {  /* a count that reaches a guard bit: not a meld of these fields */
+            if (r > 0 || (P.delta[f] & P.guard) != 0) {  /* a count reaching a guard bit: not a meld of these fields */
                 result = Py_NewRef(Py_None);
                 goto done;
             }
@@ -320,7 +330,7 @@ static PyObject *plain_search(PyObject *self, PyObject *args, PyObject *kwargs) 
         result = Py_NewRef(Py_None);
         goto done;
     }
-    if (table_init(&P.memo, 64) < 0) goto done;
+    if (table_init(&P.memo, FIRST_SLOTS, first) < 0) goto done;
     if (table_put(&P.memo, 0, 0, -1) < 0) goto done;
     int64_t best;
     if (plain_solve(&P, key, 0, &best) < 0) {
@@ -342,13 +352,25 @@ static PyObject *plain_search(PyObject *self, PyObject *args, PyObject *kwargs) 
             key -= P.unit[low_bit(key) / bits];
         }
     }
-    result = Py_BuildValue("(LN)", (long long)best, chosen);
-done:
-    if (rows != NULL) {
-        for (Py_ssize_t i = 0; i < nfields; i++) Py_XDECREF(rows[i]);
-        free(rows);
+    PyObject *value = PyLong_FromLongLong((long long)best);
+    if (value == NULL) {
+        Py_DECREF(chosen);
+        goto done;
     }
-    plain_free(&P);
+    result = PyTuple_New(2);
+    if (result == NULL) {
+        Py_DECREF(value);
+        Py_DECREF(chosen);
+        goto done;
+    }
+    PyTuple_SET_ITEM(result, 0, value);
+    PyTuple_SET_ITEM(result, 1, chosen);
+done:
+    for (Py_ssize_t i = 0; i < got; i++) Py_DECREF(rows[i]);
+    if (P.delta != small_delta) free(P.delta);
+    if (P.gain != small_gain) free(P.gain);
+    if (P.place != small_place) free(P.place);
+    table_free(&P.memo);
     Py_DECREF(fields);
     return result;
 }
@@ -401,9 +423,11 @@ static int bitmask_solve(Bitmask *B, u128 free_cards, int depth, int64_t *out) {
 
 static PyObject *bitmask_call(PyObject *self, PyObject *args, PyObject *kwargs) {
     Bitmask *B = (Bitmask *)self;
-    static char *names[] = {"free", NULL};
-    PyObject *free_obj;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O:solve", names, &free_obj)) return NULL;
+    if (kwargs != NULL || PyTuple_GET_SIZE(args) != 1) {
+        PyErr_SetString(PyExc_TypeError, "a bitmask search takes one argument: the mask of free cards");
+        return NULL;
+    }
+    PyObject *free_obj = PyTuple_GET_ITEM(args, 0);
     u128 free_cards;
     int r = as_u128(free_obj, B->n, &free_cards);
     if (r < 0) return NULL;
@@ -520,7 +544,7 @@ static PyObject *bitmask_search(PyObject *self, PyObject *args, PyObject *kwargs
         Py_DECREF(row);
     }
     B->start[n] = f;
-    if (table_init(&B->memo, 64) < 0) goto done;
+    if (table_init(&B->memo, FIRST_SLOTS, NULL) < 0) goto done;
     if (table_put(&B->memo, 0, 0, -1) < 0) goto done;
     result = Py_NewRef((PyObject *)B);
 done:
@@ -532,8 +556,8 @@ done:
 /* ------------------------------------------------------------------ the module */
 
 static PyMethodDef methods[] = {
-    {"plain_search", (PyCFunction)(void (*)(void))plain_search, METH_VARARGS | METH_KEYWORDS,
-     "plain_search(key, bits, by_first, tick=None, max_states=0) -> (best, chosen) or None"},
+    {"plain_search", (PyCFunction)(void (*)(void))plain_search, METH_FASTCALL,
+     "plain_search(key, bits, by_first, tick=None, max_states=0, /) -> (best, chosen) or None"},
     {"bitmask_search", (PyCFunction)(void (*)(void))bitmask_search, METH_VARARGS | METH_KEYWORDS,
      "bitmask_search(n, by_low, tick=None) -> BitmaskSearch or None"},
     {NULL, NULL, 0, NULL},

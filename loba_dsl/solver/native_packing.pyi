@@ -16,6 +16,7 @@ def plain_search(
     by_first: Sequence[Sequence[tuple[int, int, int]]],
     tick: Callable[[int], object] | None = None,
     max_states: int = 0,
+    /,
 ) -> tuple[int, list[int]] | None: ...
 def bitmask_search(
     n: int,
