@@ -141,7 +141,7 @@ def test_menos_house_no_going_out_in_the_first_lay_downs_turn(tmp_path: Path) ->
     ("7♠ 7♥ 7♦ K♠ K♥ K♦", True),
     # All but one, discarded: 4♥.
     ("7♠ 7♥ 7♦ K♠ K♥ K♦ 4♥", True),
-    # The Joker discarded (or, as a wild, 6♠ JOKER 8♠... no: no spade here): discard it.
+    # The Joker fits no escalera here (no two naturals in suit with it): it is the discard.
     ("JOKER 7♠ 7♥ 7♦ K♠ K♥ K♦", True),
     # Two cards no meld holds.
     ("7♠ 7♥ 7♦ K♠ K♥ K♦ 4♥ 9♣", False),
@@ -166,8 +166,8 @@ def test_mas_pagat_house_where_a_joker_may_not_be_discarded(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(("hand", "expected"), [
-    # Discard R♣ (Rc) or S♣... : 1o 2o 3o is a run, 5c 5e 5b a grupo; discard one of Rc Sb and keep the
-    # other, counted.  Before, arrange said no (it allowed at most one card unmelded in all).
+    # 1o 2o 3o is a run, 5c 5e 5b a grupo; discard one of Rc (rey de copas) and Sb (sota de bastos) and
+    # keep the other, counted.  Before, arrange said no (it allowed at most one card unmelded in all).
     ("1o 2o 3o 5c 5e 5b Rc Sb", True),
     # Discard Rc, everything else melded: the close with all cards down.
     ("1o 2o 3o 5c 5e 5b Rc", True),
