@@ -528,8 +528,11 @@ class Solver:
             with self._running(budget, "scoring the hand"):
                 return self._gain_of(live)
         gains = self._live_gains
+        canon = self._canon
         total = 0
         for part in parts:
+            if canon is not None:
+                part = canon(part)  # parts recur from hand to hand in other suits
             gain = gains.get(part)
             if gain is None:
                 with self._running(budget, "scoring the hand"):
@@ -547,7 +550,10 @@ class Solver:
         gains = self._live_gains
         joker = self.deck.joker_code
         best = [0] + [-1] * jokers  # best[j]: the parts so far with j Jokers among them (gains are never negative)
+        canon = self._canon
         for part in parts:
+            if canon is not None:
+                part = canon(part)  # a part's gain is the same under any renaming of the suits
             with_jokers = []
             for t in range(jokers + 1):
                 key = part + (joker,) * t  # the Joker is last in the processing order
