@@ -120,6 +120,23 @@ def test_menos_house_where_a_joker_may_not_be_discarded(tmp_path: Path) -> None:
     assert shown.discard is not None and not rs.deck.is_joker(shown.discard)
 
 
+def test_the_best_discard_is_never_a_joker_where_a_joker_may_not_be_discarded(tmp_path: Path) -> None:
+    # §1: a Joker goes only into an escalera (3+ in suit), and in "JOKER 7♠ 7♥ 7♦ K♠ K♥ K♦ 9♣" no two
+    # cards of a suit lie close enough for one, so it melds nowhere; the penalty in hand is Joker 25,
+    # 9♣ 9 (§1 "penalty in hand").  With Jokers discardable (the default) the best discard is the Joker
+    # and 9♣ is left (9); a house with discard_joker: false must discard the 9♣ instead (breaking a
+    # pierna only leaves more), and keeps the Joker (25).
+    hand = "JOKER 7♠ 7♥ 7♦ K♠ K♥ K♦ 9♣"
+    rs = load("menos")
+    card, arrangement = solver(rs).best_discard(hand)
+    assert rs.deck.is_joker(card) and arrangement.score == 9
+    assert solver(rs).best_discard_score(codes(rs, hand)) == 9
+    rs = house(tmp_path, "menos", NO_JOKER_DISCARD)
+    card, arrangement = solver(rs).best_discard(hand)
+    assert card == codes(rs, "9♣")[0] and arrangement.score == 25
+    assert solver(rs).best_discard_score(codes(rs, hand)) == 25
+
+
 def test_menos_house_no_going_out_in_the_first_lay_downs_turn(tmp_path: Path) -> None:
     rs = house(tmp_path, "menos", LATER)
     hand = "7♠ 7♥ 7♦ K♠ K♥ K♦ 4♥"

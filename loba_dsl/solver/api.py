@@ -575,10 +575,21 @@ class Solver:
         total = sum(self.left_utility[c] for c in hand)
         if self._plain_and_distinct(hand):
             solve, full, bit = self._bitmask_search(hand)
-            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in hand)
+            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in self._discardable(hand))
             return self._score_of(total + best)
-        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in dict.fromkeys(hand))
+        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in self._discardable(hand))
         return self._score_of(total + best)
+
+    def _discardable(self, hand: Multiset) -> list[Card]:
+        """The distinct cards of ``hand`` that may be discarded: no Joker under ``turn.discard_joker: false``.
+
+        (A hand of Jokers alone keeps them all as candidates: some card must go.)
+        """
+        distinct = list(dict.fromkeys(hand))
+        if self.rs.turn.discard_joker:
+            return distinct
+        joker = self.deck.joker_code
+        return [c for c in distinct if c != joker] or distinct
 
     def _gain_of(self, hand: Multiset) -> int:
         return self._best_gain(hand) if self._may_meld(hand) else 0
@@ -841,8 +852,9 @@ class Solver:
                      budget: BudgetLike | Clock = None) -> tuple[Card, Arrangement]:
         """For a hand that has just drawn: the discard after which the arrangement is best (exact).
 
-        Every distinct discard is tried (never a greedy shortcut); ties go to the
-        first card in the solver's order.
+        Every distinct discard the ruleset allows is tried (never a greedy shortcut;
+        no Joker under ``turn.discard_joker: false`` while another card may go);
+        ties go to the first card in the solver's order.
         """
         with self._running(budget, "choosing the discard"):
             return self._best_discard(self._cards(cards))
@@ -850,7 +862,7 @@ class Solver:
     def _best_discard(self, cards: Multiset) -> tuple[Card, Arrangement]:
         hand = self._search(cards, self._gain_or_none)
         best: tuple[int, Card, int] | None = None
-        for code in dict.fromkeys(hand.given):
+        for code in self._discardable(hand.given):
             key = hand.without(code)
             rest = hand.full if key is None else key
             value = hand.solve(rest) - self.left_utility[code]
