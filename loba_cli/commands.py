@@ -251,8 +251,9 @@ def arrange(
         bool, typer.Option("--discard", help="The hand has just drawn: choose the best discard first (exact).")
     ] = False,
     opened: Annotated[
-        bool, typer.Option("--opened", help="The player has already opened: the ruleset's opening minimum or "
-                           "contract no longer applies (default: not yet opened).")
+        bool, typer.Option("--opened", help="The player has already opened (put cards down in an earlier turn): "
+                           "the ruleset's opening minimum or contract no longer applies, nor "
+                           "turn.go_out_on_first_lay_down (default: not yet opened).")
     ] = False,
     round_number: Annotated[
         int | None, typer.Option("--round", metavar="N", min=1, help="The round being played (a ruleset with "

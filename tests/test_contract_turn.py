@@ -21,23 +21,17 @@ rank in distinct suits, never a wild; an escalera 3 or more in suit; a discard i
 from __future__ import annotations
 
 import functools
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import pytest
+from referee_play import BETO, codes, dealt, lay_downs, play
 
-from loba_dsl.cards.deck import Card
-from loba_dsl.game.moves import Discard, Draw, Meld, Move
-from loba_dsl.game.referee import Reason, apply, deck_cards, start, verify
-from loba_dsl.game.state import RoundState
-from loba_dsl.melds.matcher import matcher_for
+from loba_dsl.game.moves import Discard, Draw, Meld
 from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.advice import arrange_hand
 from loba_dsl.solver.api import ArrangedHand, Solver
 
-PLAYERS = ("Ana", "Beto", "Carla")
-BETO = 1
 SAME_TURN = "name: house\nextends: contrato\nrequirements:\n  contracts: {other_melds_same_turn: true}\n"
 
 
@@ -56,53 +50,6 @@ def ruleset(same_turn: bool) -> Ruleset:
 @functools.cache
 def solver(rs: Ruleset) -> Solver:
     return Solver(rs)
-
-
-def codes(rs: Ruleset, text: str) -> tuple[Card, ...]:
-    return rs.notation().parse_codes(text)
-
-
-def dealt(rs: Ruleset, beto: str, drawn: str, round_number: int) -> RoundState:
-    """Beto holds ``beto`` (9 cards) and the stock's top is ``drawn``; Ana and Carla get high cards."""
-    hand, top = list(codes(rs, beto)), list(codes(rs, drawn))
-    rest = Counter(deck_cards(rs))
-    rest.subtract(hand + top)
-    assert all(v >= 0 for v in rest.values())
-    pool = sorted((c for c in rest.elements() if not rs.deck.is_joker(c)), reverse=True)
-    others = [pool[:9], pool[9:18]]
-    rest.subtract(others[0] + others[1])
-    upcard = pool[18]
-    rest[upcard] -= 1
-    hands = [others[0], hand, others[1]]
-    s = start(rs, PLAYERS, 2, hands, upcard, top + sorted(rest.elements()), round_number)
-    assert s.turn == BETO
-    return s
-
-
-def play(rs: Ruleset, s: RoundState, moves: Sequence[Move]) -> tuple[RoundState | None, list[Reason]]:
-    """Play the moves in turn: the state after them, or the first refusal's reasons."""
-    for move in moves:
-        reasons = verify(rs, s, move)
-        if reasons:
-            return None, reasons
-        s, _ = apply(rs, s, move)
-    return s, []
-
-
-def lay_downs(rs: Ruleset, cards: Sequence[Card]) -> Iterator[list[tuple[Card, ...]]]:
-    """Every partition of ``cards`` into legal melds (the matcher judges each, as `loba check` does)."""
-    m = matcher_for(rs)
-    if not cards:
-        yield []
-        return
-    first, rest = cards[0], list(cards[1:])
-    for mask in range(1, 1 << len(rest)):
-        block = (first, *(c for i, c in enumerate(rest) if mask >> i & 1))
-        if len(block) < 3 or m.match(block).best is None:
-            continue
-        left = [c for i, c in enumerate(rest) if not mask >> i & 1]
-        for p in lay_downs(rs, left):
-            yield [block, *p]
 
 
 def referee_lets_go_out(rs: Ruleset, beto: str, drawn: str, round_number: int) -> bool:

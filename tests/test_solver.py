@@ -197,7 +197,10 @@ class Oracle:
         if rule == "discard_optional":
             return self.fully_melded(hand) or discard_one
         assert rule == "one_card_left", rule
-        return any(len(hand) - sum(map(len, melds)) <= 1 for melds in self.collections(hand))
+        # The close is a discard (a meld never empties the hand) and one more card may stay, counted
+        # (rules.md §4 chinchón closing, as the referee reads it).
+        return any(len(hand) - 1 - sum(map(len, melds)) <= 1
+                   for c in set(hand) for melds in self.collections(minus(hand, [c])))
 
     def describe(self, hand: Hand) -> str:
         score, melds = self.best(hand)
@@ -327,7 +330,7 @@ def test_can_go_out_matches_brute_force(name: str, data: st.DataObject) -> None:
     elif rule == "discard_optional":
         assert not arr.left, (name, shown(rs, hand), describe(rs, arr))
     else:
-        assert len(arr.left) + (out.discard is not None) <= 1, (name, shown(rs, hand), describe(rs, arr))
+        assert out.discard is not None and len(arr.left) <= 1, (name, shown(rs, hand), describe(rs, arr))
 
 
 # ---------------------------------------------------------------- 3. best_discard == min over discards
@@ -563,8 +566,10 @@ def test_mas_household() -> None:
     # rules.md §4 chinchón: oros copas espadas bastos; ranks 1-7, sota, caballo, rey; figures 10.
     # 1-2-3 of oros and three 5s meld; the rey (10) stays; one card left may close (turn.going_out).
     ("1o 2o 3o 5c 5e 5b Rb", "Rb", 10, True),
-    # sota follows 7: 6-7-S-C-R of copas is one escalera; 1b 2b stay (1 + 2): two cards left, no close.
-    ("6c 7c Sc Cc Rc 1b 2b", "1b 2b", 3, False),
+    # sota follows 7: 6-7-S-C-R of copas is one escalera; 1b 2b stay (1 + 2).  Two cards left close too:
+    # the close is a discard, so discard one and keep the other, counted (rules.md §4 closing, as the
+    # referee reads turn.going_out: one_card_left).
+    ("6c 7c Sc Cc Rc 1b 2b", "1b 2b", 3, True),
     # a seven-card run (chinchón) leaves nothing.
     ("1o 2o 3o 4o 5o 6o 7o", "", 0, True),
     # ace low only: caballo-rey-1 is no escalera; groups of 3-4 of one rank in different suits.
@@ -608,8 +613,11 @@ def test_bazas_hand_made(text: str, reaches: bool) -> None:
     ("mas-pagat", "A♠ K♠ Q♠", True, None),
     ("mas-pagat", "A♠ K♠ Q♠ 5♦", True, "5♦"),
     ("mas-pagat", "A♠ K♠ Q♠ 5♦ 9♥", False, None),
-    # chinchón (turn.going_out: one_card_left): at most one card unmelded.
-    ("chinchon", "1o 2o 3o 5c 5e 5b", True, None),
+    # chinchón (turn.going_out: one_card_left, rules.md §4 closing): the close is a discard (a meld may
+    # not empty the hand), and one more card may stay, counted.  Two melds of three leave nothing to
+    # discard, and after any discard two cards stay: no.  With Rb and 7o, discard one and keep the other.
+    ("chinchon", "1o 2o 3o 5c 5e 5b", False, None),
+    ("chinchon", "1o 2o 3o 5c 5e 5b Rb 7o", True, None),
     ("chinchon", "1o 2o 3o 5c 5e Rb 7o", False, None),
 ])
 def test_going_out_hand_made(name: str, text: str, possible: bool, discard: str | None) -> None:

@@ -22,7 +22,10 @@ equivalent): it reads the hand, applies the requirements unless ``opened``, and
 says whether the hand can go out honouring them: exactly, by a search over
 every partition of the hand into legal melds
 (:func:`~loba_dsl.solver.going_out.go_out_meeting`), not only over the
-requirement's best arrangement.  ``round_number`` is the round being played
+requirement's best arrangement.  Both that search and
+:meth:`~loba_dsl.solver.api.Solver.can_go_out` (no requirement in force) leave
+unmelded only what the referee lets stay when going out
+(:mod:`loba_dsl.solver.last_cards`).  ``round_number`` is the round being played
 (1-based); a ruleset with contracts needs it until the player has opened.
 """
 
@@ -74,12 +77,21 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     other melds where ``requirements.contracts.other_melds_same_turn`` allows
     them), and ``can_go_out`` says whether the whole hand can go out with such a
     lay-down.  ``discard=True``: the hand has just drawn, so every discard
-    is tried first.  ``budget`` (default: the solver's) bounds the whole answer.
+    is tried first (never a Joker under ``turn.discard_joker: false`` while another card may
+    go).  ``budget`` (default: the solver's) bounds the whole answer.
+
+    ``can_go_out`` is the referee's answer for the hand after the draw, going out this
+    turn (:mod:`loba_dsl.solver.last_cards`: the discard, the card kept under
+    ``one_card_left``, ``turn.discard_joker``, ``turn.go_out_on_first_lay_down``;
+    ``opened`` means cards put down in an earlier turn, so that last key no longer
+    applies): :meth:`Solver.can_go_out` where no requirement is in force,
+    :func:`go_out_meeting` where one is.
     """
     rs = solver.rs
     need = requirement_in_force(rs, opened=opened, round_number=round_number)
     if need is None:
-        return solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard, budget=budget)
+        return solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard, opened=opened,
+                                   budget=budget)
     rule: OpeningRule | ContractRule
     if need == "contract":
         assert round_number is not None
@@ -129,7 +141,8 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     dropped: Card | None = None
     if discard:
         choice: tuple[int, Card, Arrangement] | None = None
-        for card in dict.fromkeys(cards):
+        allowed = [c for c in dict.fromkeys(cards) if rs.turn.discard_joker or not rs.deck.is_joker(c)]
+        for card in allowed or dict.fromkeys(cards):  # a hand of Jokers alone shows one, as before
             arr = best(_without(cards, card), card)
             if choice is None or _better(rs, arr.score, choice[0]):
                 choice = (arr.score, card, arr)

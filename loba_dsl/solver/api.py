@@ -34,12 +34,12 @@ from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.vocabulary import round_facts
 from loba_dsl.errors import InputError
 from loba_dsl.melds.matcher import Reading, matcher_for
-from loba_dsl.rules.model import GoingOut as GoingOutRule
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import contract_rule, opening_rule
 from loba_dsl.scoring.rounds import hand_table
 from loba_dsl.solver import packing
 from loba_dsl.solver.candidates import CandidateGenerator
+from loba_dsl.solver.last_cards import cards_kept, discards, may_go_out
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch, field_bits
@@ -109,7 +109,7 @@ class ArrangedHand:
     discard: Card | None
     """The best discard, when the hand had just drawn (``discard=True``); else ``None``."""
     can_go_out: bool
-    """Whether the whole hand (before any discard) can go out under ``turn.going_out``."""
+    """Whether the whole hand (before any discard) can go out this turn, as the referee allows (``turn``)."""
 
 
 class Solver:
@@ -529,8 +529,11 @@ class Solver:
             with self._running(budget, "scoring the hand"):
                 return self._gain_of(live)
         gains = self._live_gains
+        canon = self._canon
         total = 0
         for part in parts:
+            if canon is not None:
+                part = canon(part)  # parts recur from hand to hand in other suits
             gain = gains.get(part)
             if gain is None:
                 with self._running(budget, "scoring the hand"):
@@ -548,7 +551,10 @@ class Solver:
         gains = self._live_gains
         joker = self.deck.joker_code
         best = [0] + [-1] * jokers  # best[j]: the parts so far with j Jokers among them (gains are never negative)
+        canon = self._canon
         for part in parts:
+            if canon is not None:
+                part = canon(part)  # a part's gain is the same under any renaming of the suits
             with_jokers = []
             for t in range(jokers + 1):
                 key = part + (joker,) * t  # the Joker is last in the processing order
@@ -570,10 +576,21 @@ class Solver:
         total = sum(self.left_utility[c] for c in hand)
         if self._plain_and_distinct(hand):
             solve, full, bit = self._bitmask_search(hand)
-            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in hand)
+            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in self._discardable(hand))
             return self._score_of(total + best)
-        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in dict.fromkeys(hand))
+        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in self._discardable(hand))
         return self._score_of(total + best)
+
+    def _discardable(self, hand: Multiset) -> list[Card]:
+        """The distinct cards of ``hand`` that may be discarded: no Joker under ``turn.discard_joker: false``.
+
+        (A hand of Jokers alone keeps them all as candidates: some card must go.)
+        """
+        distinct = list(dict.fromkeys(hand))
+        if self.rs.turn.discard_joker:
+            return distinct
+        joker = self.deck.joker_code
+        return [c for c in distinct if c != joker] or distinct
 
     def _gain_of(self, hand: Multiset) -> int:
         return self._best_gain(hand) if self._may_meld(hand) else 0
@@ -746,28 +763,41 @@ class Solver:
     def _count_if_legal(self, meld: Multiset) -> int | None:
         return len(meld) if self.gain_value(meld) is not None else None
 
-    def can_go_out(self, cards: Sequence[Card] | str, *, budget: BudgetLike | Clock = None) -> GoingOut:
-        """Can this hand go out under the ruleset's going-out rule (``turn.going_out``)?"""
-        with self._running(budget, "asking whether the hand can go out"):
-            return self._can_go_out(self._cards(cards))
+    def can_go_out(self, cards: Sequence[Card] | str, *, opened: bool = False,
+                   budget: BudgetLike | Clock = None) -> GoingOut:
+        """Can this hand, as it stands after the draw, go out this turn as the referee allows?
 
-    def _can_go_out(self, cards: Multiset) -> GoingOut:
-        rule = self.rs.turn.going_out
+        The rule is :mod:`loba_dsl.solver.last_cards`' (``turn.going_out``,
+        ``turn.discard_joker``, ``turn.go_out_on_first_lay_down``): everything melded
+        but the discard (none, under ``discard_optional``) and, under
+        ``one_card_left``, one card kept.  ``opened``: the player put cards down in an
+        earlier turn of the round (default: not, so under
+        ``go_out_on_first_lay_down: false`` the answer is no).  Requirements
+        (rules.md §4) are not checked: for a player who has not opened under them, see
+        :func:`loba_dsl.solver.going_out.go_out_meeting`.  The arrangement is the
+        melds and the card kept; ``discard`` the card discarded (``None``: none).
+        """
+        with self._running(budget, "asking whether the hand can go out"):
+            return self._can_go_out(self._cards(cards), opened=opened)
+
+    def _can_go_out(self, cards: Multiset, *, opened: bool = False) -> GoingOut:
+        rs = self.rs
+        if not may_go_out(rs, laid_before=opened):
+            return GoingOut(False, None, None)
         hand = self._search(cards, self._count_if_legal)
         total = len(hand.cards)
-        if rule is not GoingOutRule.DISCARD_REQUIRED:
-            n = hand.solve(hand.full)
-            if n == total or (rule is GoingOutRule.ONE_CARD_LEFT and n >= total - 1):
-                return GoingOut(True, None, self._build(hand, hand.full))
-        if len(hand.dead) > 1:
-            return GoingOut(False, None, None)
+        keep = cards_kept(rs)
         dead = {hand.alias.get(c, c) for c in hand.dead}
-        for code in dict.fromkeys(hand.given):
-            if hand.dead and hand.alias.get(code, code) not in dead:
-                continue  # a dead card must be the discard
+        for code in discards(rs, hand.given):
+            if code is None:  # no discard: the last meld empties the hand
+                if not hand.dead and hand.solve(hand.full) == total:
+                    return GoingOut(True, None, self._build(hand, hand.full))
+                continue
+            if len(hand.dead) - (hand.alias.get(code, code) in dead) > keep:
+                continue  # more cards no meld can hold than may stay in hand
             key = hand.without(code)
             rest = hand.full if key is None else key
-            if hand.solve(rest) == total - 1:
+            if hand.solve(rest) >= total - 1 - keep:
                 return GoingOut(True, code, self._build(hand, rest, dropped=code))
         return GoingOut(False, None, None)
 
@@ -775,8 +805,9 @@ class Solver:
                      budget: BudgetLike | Clock = None) -> tuple[Card, Arrangement]:
         """For a hand that has just drawn: the discard after which the arrangement is best (exact).
 
-        Every distinct discard is tried (never a greedy shortcut); ties go to the
-        first card in the solver's order.
+        Every distinct discard the ruleset allows is tried (never a greedy shortcut;
+        no Joker under ``turn.discard_joker: false`` while another card may go);
+        ties go to the first card in the solver's order.
         """
         with self._running(budget, "choosing the discard"):
             return self._best_discard(self._cards(cards))
@@ -784,7 +815,7 @@ class Solver:
     def _best_discard(self, cards: Multiset) -> tuple[Card, Arrangement]:
         hand = self._search(cards, self._gain_or_none)
         best: tuple[int, Card, int] | None = None
-        for code in dict.fromkeys(hand.given):
+        for code in self._discardable(hand.given):
             key = hand.without(code)
             rest = hand.full if key is None else key
             value = hand.solve(rest) - self.left_utility[code]
@@ -805,12 +836,13 @@ class Solver:
         return parsed.cards
 
     def arrange_text(self, text: str, *, lang: str | None = None, source: str = "<cards>", line: int = 1,
-                     discard: bool = False, budget: BudgetLike | Clock = None) -> ArrangedHand:
+                     discard: bool = False, opened: bool = False,
+                     budget: BudgetLike | Clock = None) -> ArrangedHand:
         """Read a hand (``line`` of ``source``), check its copies, arrange it and say if it can go out.
 
         With ``discard=True`` the hand has just drawn: the best discard is chosen
         first (:meth:`best_discard`).  Whether it can go out is asked of the
-        whole hand, as given.
+        whole hand, as given (:meth:`can_go_out`, with ``opened``).
         """
         rs = self.rs
         parsed = rs.notation(lang).parse(text, source=source, first_line=line)
@@ -823,7 +855,7 @@ class Solver:
                 dropped, arrangement = self._best_discard(parsed.cards)
             else:
                 arrangement = self.arrange(parsed.cards)
-            going_out = self._can_go_out(parsed.cards).possible
+            going_out = self._can_go_out(parsed.cards, opened=opened).possible
         return ArrangedHand(parsed.cards, arrangement, dropped, going_out)
 
     # ------------------------------------------------------------ requirements

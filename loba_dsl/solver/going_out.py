@@ -1,9 +1,12 @@
 """Can a player who has not opened go out this turn, meeting the requirement?  Exactly (rules.md §4).
 
-A player who has not opened yet goes out in the turn of their first lay-down, so
-that lay-down is the whole hand, less what ``turn.going_out`` lets go (the
-discard; under ``one_card_left`` the card kept): some partition of those cards
-into legal melds must satisfy the requirement in force:
+A player who has not opened yet goes out in the turn of their first lay-down
+(never, under ``turn.go_out_on_first_lay_down: false``), so that lay-down is the
+whole hand, less what going out lets stay unmelded (:mod:`loba_dsl.solver.last_cards`,
+the referee's reading: the discard, never a Joker under ``turn.discard_joker:
+false``, or none under ``discard_optional``; under ``one_card_left`` also one
+card kept): some partition of those cards into legal melds must satisfy the
+requirement in force:
 
 - an opening minimum (``requirements.opening``): the partition's worth,
   as :class:`~loba_dsl.scoring.requirements.OpeningRule` counts it (``scope``,
@@ -22,16 +25,17 @@ The searches are memoised over the packed free-card keys of one
 :class:`~loba_dsl.solver.search.HandSearch` of the whole hand, built from every
 legal candidate meld (the matcher judges each, as ``loba check`` does; no
 exchange of interchangeable wilds is assumed, so the answer is exact for any
-value table): each remainder (the hand less one card, or the whole hand) is one
-key of the same memo.  The first free card of a key must go into a meld, so a
+value table): each remainder (the hand less the discard and any card kept, or the
+whole hand) is one key of the same memo.  The first free card of a key must go into a meld, so a
 state tries only the melds that hold it.  Every state ticks the budget's clock:
 a huge hand raises :class:`~loba_dsl.errors.BudgetExceeded`, never hangs.
 
 Where the worth of every full partition is the same (``wild_value: own`` and
 ``scope: first_turn``: the melded cards' own values, summed) only "can the cards
 be fully partitioned?" is searched.  Nothing left to put down (a one-card hand
-discarding its card) is no lay-down, so there is nothing to judge (as the
-referee judges a first lay-down only when something was put down).
+discarding its card; under ``one_card_left`` a two-card hand) is no lay-down, so
+there is nothing to judge (as the referee judges a first lay-down only when
+something was put down).
 """
 
 from __future__ import annotations
@@ -42,9 +46,10 @@ from dataclasses import dataclass
 from loba_dsl.budget import BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card
 from loba_dsl.melds.matcher import Reading
-from loba_dsl.rules.model import GoingOut, Ruleset
+from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import ContractRule, OpeningRule
 from loba_dsl.solver.api import Solver
+from loba_dsl.solver.last_cards import cards_kept, discards, may_go_out
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.search import HandSearch
 
@@ -56,26 +61,29 @@ class WayOut:
     """One way to go out in the turn of the first lay-down."""
 
     melds: tuple[Multiset, ...]
-    """The lay-down: the whole hand but ``aside``, as legal melds meeting the requirement."""
+    """The lay-down: the whole hand but ``aside`` and ``kept``, as legal melds meeting the requirement."""
     aside: Card | None
-    """The card not melded: the discard (under ``one_card_left``, the card kept), or ``None``."""
+    """The discard, or ``None`` (no discard: the last meld empties the hand, under ``discard_optional``)."""
+    kept: Card | None = None
+    """Under ``one_card_left``, the card kept in hand, unmelded (it is counted), or ``None``."""
 
 
-def remainders(rs: Ruleset, cards: Sequence[Card]) -> Iterator[Card | None]:
-    """Which card ``turn.going_out`` lets go when going out (``None``: none, the whole hand is melded).
+def remainders(rs: Ruleset, cards: Sequence[Card]) -> Iterator[tuple[Card | None, Card | None]]:
+    """What going out may leave unmelded: (the discard, the card kept), in the order they are tried.
 
-    ``discard_required``: every distinct card in turn; ``discard_optional``: none, then every
-    card; ``one_card_left``: none, then every card (kept in hand).  A Joker is never the discard
-    under ``turn.discard_joker: false``.
+    :func:`loba_dsl.solver.last_cards.discards` gives the discards (``None``: none,
+    under ``discard_optional``; never a Joker under ``turn.discard_joker: false``);
+    under ``one_card_left`` each is tried with no card kept, then with every other
+    distinct card kept.
     """
-    rule = rs.turn.going_out
-    if rule is not GoingOut.DISCARD_REQUIRED:
-        yield None
-    discarded = rule is not GoingOut.ONE_CARD_LEFT
-    for card in dict.fromkeys(cards):
-        if discarded and not rs.turn.discard_joker and rs.deck.is_joker(card):
-            continue
-        yield card
+    keep = cards_kept(rs) > 0
+    for discard in discards(rs, cards):
+        yield discard, None
+        if keep and discard is not None:
+            rest = list(cards)
+            rest.remove(discard)
+            for card in dict.fromkeys(rest):
+                yield discard, card
 
 
 class FullPartitions:
@@ -111,15 +119,20 @@ class FullPartitions:
 
     # ------------------------------------------------------------ the parts of the hand
 
-    def key(self, aside: Card | None) -> int | None:
-        """The free-card key of the hand less ``aside`` (``None``: a card no meld can hold would stay)."""
+    def key(self, aside: Card | None, kept: Card | None = None) -> int | None:
+        """The free-card key of the hand less ``aside`` and ``kept`` (``None``: a card no meld can hold would stay)."""
         search = self.search
-        dead = search.dead
-        if aside is None:
-            return search.full if not dead else None
-        if dead:
-            return search.full if len(dead) == 1 and dead[0] == aside else None
-        return search.without(aside)
+        dead = list(search.dead)
+        key = search.full
+        for card in (aside, kept):
+            if card is None:
+                continue
+            if card in dead:
+                dead.remove(card)
+                continue
+            i = search.index[card]
+            key -= 1 << (search.bits * i)
+        return None if dead else key
 
     # ------------------------------------------------------------ contracts (and plain partitions)
 
@@ -261,7 +274,7 @@ def go_out_meeting(solver: Solver, cards: Sequence[Card], rule: OpeningRule | Co
     budget (default: the solver's) bounds the whole answer.
     """
     rs = solver.rs
-    if not rs.turn.go_out_on_first_lay_down:
+    if not may_go_out(rs, laid_before=False):
         return None  # the player goes out only in a later turn than their first lay-down
     clock = budget if isinstance(budget, Clock) else (
         solver.budget if budget is None else as_budget(budget)).start("deciding whether the hand can go out")
@@ -273,21 +286,20 @@ def go_out_meeting(solver: Solver, cards: Sequence[Card], rule: OpeningRule | Co
         kinds = tuple(sorted(rule.wanted))
         need = tuple(rule.wanted[k] for k in kinds)
         others = rule.others if other_melds is None else other_melds
-    for aside in remainders(rs, cards):
-        if len(cards) - (aside is not None) == 0:
-            return WayOut((), aside)  # nothing to put down: no lay-down to judge
-        key = parts.key(aside)
+    for aside, kept in remainders(rs, cards):
+        if len(cards) - (aside is not None) - (kept is not None) == 0:
+            return WayOut((), aside, kept)  # nothing to put down: no lay-down to judge
+        key = parts.key(aside, kept)
         if key is None:
             continue
         if isinstance(rule, ContractRule):
             if parts.partition(key, need, parts.kinds_of(kinds), others):
-                return WayOut(tuple(parts.partition_melds(key, need, others)), aside)
+                return WayOut(tuple(parts.partition_melds(key, need, others)), aside, kept)
         elif not rule.represented and rule.first_turn:
             # Every full partition is worth the same: the own values of the cards melded.
-            rest = minus_all(cards, () if aside is None else ((aside,),))
+            rest = minus_all(cards, tuple((c,) for c in (aside, kept) if c is not None))
             if rule.total(rule.worth((c,)) for c in rest) >= rule.minimum and parts.partition(key):
-                return WayOut(tuple(parts.partition_melds(key)), aside)
+                return WayOut(tuple(parts.partition_melds(key)), aside, kept)
         elif parts.best_worth(key, rule) >= rule.minimum:
-            return WayOut(tuple(parts.worth_melds(key, rule)), aside)
+            return WayOut(tuple(parts.worth_melds(key, rule)), aside, kept)
     return None
-
