@@ -10,8 +10,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, check_copies
@@ -20,6 +19,11 @@ from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Outcome, Reading, matcher_for
 from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass
 
 __all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "matcher_for"]
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from loba_dsl.budget import BudgetLike, Clock, as_budget
@@ -24,7 +23,11 @@ from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.evaluate import compare
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass
+
     from loba_dsl.rules.model import MeldKind, Ruleset
+else:
+    from loba_dsl.frozen import dataclass
 
 _ACE_WORDS = {"low": "low only", "high": "high only", "either": "high or low, never both", "wrap": "round the corner"}
 
