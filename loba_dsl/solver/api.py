@@ -39,7 +39,7 @@ from loba_dsl.scoring.requirements import contract_rule, opening_rule
 from loba_dsl.scoring.rounds import hand_table
 from loba_dsl.solver import packing
 from loba_dsl.solver.candidates import CandidateGenerator
-from loba_dsl.solver.last_cards import cards_kept, discards, may_go_out
+from loba_dsl.solver.last_cards import cards_kept, discards, may_discard, may_go_out
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch, field_bits
@@ -587,10 +587,7 @@ class Solver:
         (A hand of Jokers alone keeps them all as candidates: some card must go.)
         """
         distinct = list(dict.fromkeys(hand))
-        if self.rs.turn.discard_joker:
-            return distinct
-        joker = self.deck.joker_code
-        return [c for c in distinct if c != joker] or distinct
+        return [c for c in distinct if may_discard(self.rs, c)] or distinct
 
     def _gain_of(self, hand: Multiset) -> int:
         return self._best_gain(hand) if self._may_meld(hand) else 0

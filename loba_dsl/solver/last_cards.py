@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from loba_dsl.cards.deck import Card
 from loba_dsl.rules.model import GoingOut, Ruleset
 
-__all__ = ["cards_kept", "discards", "may_go_out"]
+__all__ = ["cards_kept", "discards", "may_discard", "may_go_out"]
 
 
 def may_go_out(rs: Ruleset, *, laid_before: bool) -> bool:
@@ -49,9 +49,13 @@ def discards(rs: Ruleset, cards: Sequence[Card]) -> Iterator[Card | None]:
     if rs.turn.going_out is GoingOut.DISCARD_OPTIONAL:
         yield None
     for card in dict.fromkeys(cards):
-        if not rs.turn.discard_joker and rs.deck.is_joker(card):
-            continue
-        yield card
+        if may_discard(rs, card):
+            yield card
+
+
+def may_discard(rs: Ruleset, card: Card) -> bool:
+    """May ``card`` be discarded at all (never a Joker under ``turn.discard_joker: false``)?"""
+    return rs.turn.discard_joker or not rs.deck.is_joker(card)
 
 
 def cards_kept(rs: Ruleset) -> int:
