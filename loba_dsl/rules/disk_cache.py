@@ -194,11 +194,19 @@ def decode(data: Any) -> Any:
             return data
         raise CacheEntryError("not an encoded value")
     if "dc" in data:
-        cls, names = _dataclass(data["dc"])
+        cls, names, plain = _dataclass(data["dc"])
         fields = data["f"]
         if type(fields) is not dict or not names.issuperset(fields):
             raise CacheEntryError("bad fields")
-        return cls(**{k: decode(v) for k, v in fields.items()})
+        values = {k: decode(v) for k, v in fields.items()}
+        if plain and len(values) == len(names):
+            # What its ``__init__`` would do (every field given, nothing computed): set the fields, so a
+            # class first seen here compiles no ``__init__`` (see loba_dsl.frozen), as unpickling does not.
+            obj = object.__new__(cls)
+            for k, v in values.items():
+                object.__setattr__(obj, k, v)
+            return obj
+        return cls(**values)
     if "enum" in data:
         return _enum(data["enum"])(decode(data["v"]))
     if len(data) != 1:
@@ -231,11 +239,14 @@ def _class_name(cls: type) -> str:
 
 
 @functools.cache
-def _dataclass(name: str) -> tuple[type, frozenset[str]]:
+def _dataclass(name: str) -> tuple[type, frozenset[str], bool]:
+    """The dataclass, its ``__init__``'s fields, and whether setting those is all its ``__init__`` does."""
     cls = _class(name)
     if not dataclasses.is_dataclass(cls):
         raise CacheEntryError("not a dataclass")
-    return cls, frozenset(f.name for f in dataclasses.fields(cls) if f.init)
+    fields = dataclasses.fields(cls)
+    plain = all(f.init for f in fields) and not hasattr(cls, "__post_init__")
+    return cls, frozenset(f.name for f in fields if f.init), plain
 
 
 @functools.cache
