@@ -202,7 +202,7 @@ def decode(data: Any) -> Any:
         if plain and len(values) == len(names):
             # What its ``__init__`` would do (every field given, nothing computed): set the fields, so a
             # class first seen here compiles no ``__init__`` (see loba_dsl.frozen), as unpickling does not.
-            obj = object.__new__(cls)
+            obj: Any = object.__new__(cls)
             for k, v in values.items():
                 object.__setattr__(obj, k, v)
             return obj
