@@ -201,7 +201,7 @@ def decode(data: Any) -> Any:
         values = {k: decode(v) for k, v in fields.items()}
         if plain and len(values) == len(names):
             # What its ``__init__`` would do (every field given, nothing computed): set the fields, so a
-            # class first seen here compiles no ``__init__`` (see loba_dsl.frozen), as unpickling does not.
+            # class first seen here compiles no ``__init__`` (see loba_dsl.frozen); unpickling does the same.
             obj: Any = object.__new__(cls)
             for k, v in values.items():
                 object.__setattr__(obj, k, v)
