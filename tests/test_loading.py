@@ -345,6 +345,18 @@ def test_every_shipped_ruleset_survives_the_disk_format(name: str) -> None:
     assert same_ruleset(disk_cache.decode(json.loads(json.dumps(disk_cache.encode(rs)))), rs)
 
 
+def test_the_disk_format_builds_through_init_a_class_whose_init_does_more_than_set_fields() -> None:
+    """A plain class's fields are set as its ``__init__`` would set them (issue 11: start-up); a class with
+    a ``__post_init__`` is built through its ``__init__``, so what that computes is not lost."""
+    # PlayerRound's __post_init__: going out all at once implies going out (its docstring).
+    encoded = {"dc": "loba_dsl.scoring.model:PlayerRound",
+               "f": {"name": "Ana", "melds": [], "hand": [], "went_out": False, "all_at_once": True}}
+    assert disk_cache.decode(encoded).went_out is True
+    # The Ruleset computes a field its __init__ does not take (its memo): it comes back working.
+    rs = disk_cache.decode(json.loads(json.dumps(disk_cache.encode(load("menos")))))
+    assert rs.memo("a test entry", lambda: 7) == 7
+
+
 def test_a_planted_pickle_is_never_run(disk: Path, tmp_path: Path) -> None:
     """Issue 9: cache entries were pickles that anyone with write access made every later loba run."""
     load("menos")
