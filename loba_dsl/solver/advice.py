@@ -42,6 +42,7 @@ from loba_dsl.scoring.requirements import ContractRule, OpeningRule, contract, c
 from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import ArrangedHand, Arrangement, PlacedMeld, Solver
 from loba_dsl.solver.going_out import FullPartitions, go_out_meeting
+from loba_dsl.solver.last_cards import discard_choices
 
 __all__ = ["arrange_hand", "requirement_in_force"]
 
@@ -141,8 +142,7 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     dropped: Card | None = None
     if discard:
         choice: tuple[int, Card, Arrangement] | None = None
-        allowed = [c for c in dict.fromkeys(cards) if rs.turn.discard_joker or not rs.deck.is_joker(c)]
-        for card in allowed or dict.fromkeys(cards):  # a hand of Jokers alone shows one, as before
+        for card in discard_choices(rs, cards):
             arr = best(_without(cards, card), card)
             if choice is None or _better(rs, arr.score, choice[0]):
                 choice = (arr.score, card, arr)

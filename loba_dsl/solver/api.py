@@ -39,7 +39,7 @@ from loba_dsl.scoring.requirements import contract_rule, opening_rule
 from loba_dsl.scoring.rounds import hand_table
 from loba_dsl.solver import packing
 from loba_dsl.solver.candidates import CandidateGenerator
-from loba_dsl.solver.last_cards import cards_kept, discards, may_discard, may_go_out
+from loba_dsl.solver.last_cards import cards_kept, discard_choices, discards, may_go_out
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch, field_bits
@@ -574,20 +574,13 @@ class Solver:
 
     def _best_discard_score(self, hand: Multiset) -> int:
         total = sum(self.left_utility[c] for c in hand)
+        choices = discard_choices(self.rs, hand)
         if self._plain_and_distinct(hand):
             solve, full, bit = self._bitmask_search(hand)
-            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in self._discardable(hand))
+            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in choices)
             return self._score_of(total + best)
-        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in self._discardable(hand))
+        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in choices)
         return self._score_of(total + best)
-
-    def _discardable(self, hand: Multiset) -> list[Card]:
-        """The distinct cards of ``hand`` that may be discarded: no Joker under ``turn.discard_joker: false``.
-
-        (A hand of Jokers alone keeps them all as candidates: some card must go.)
-        """
-        distinct = list(dict.fromkeys(hand))
-        return [c for c in distinct if may_discard(self.rs, c)] or distinct
 
     def _gain_of(self, hand: Multiset) -> int:
         return self._best_gain(hand) if self._may_meld(hand) else 0
@@ -812,7 +805,7 @@ class Solver:
     def _best_discard(self, cards: Multiset) -> tuple[Card, Arrangement]:
         hand = self._search(cards, self._gain_or_none)
         best: tuple[int, Card, int] | None = None
-        for code in self._discardable(hand.given):
+        for code in discard_choices(self.rs, hand.given):
             key = hand.without(code)
             rest = hand.full if key is None else key
             value = hand.solve(rest) - self.left_utility[code]

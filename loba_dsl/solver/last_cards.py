@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from loba_dsl.cards.deck import Card
 from loba_dsl.rules.model import GoingOut, Ruleset
 
-__all__ = ["cards_kept", "discards", "may_discard", "may_go_out"]
+__all__ = ["cards_kept", "discard_choices", "discards", "may_discard", "may_go_out"]
 
 
 def may_go_out(rs: Ruleset, *, laid_before: bool) -> bool:
@@ -56,6 +56,16 @@ def discards(rs: Ruleset, cards: Sequence[Card]) -> Iterator[Card | None]:
 def may_discard(rs: Ruleset, card: Card) -> bool:
     """May ``card`` be discarded at all (never a Joker under ``turn.discard_joker: false``)?"""
     return rs.turn.discard_joker or not rs.deck.is_joker(card)
+
+
+def discard_choices(rs: Ruleset, cards: Sequence[Card]) -> list[Card]:
+    """The distinct cards of a hand that has drawn that its discard may be, in the order of ``cards``.
+
+    Every card :func:`may_discard`; a hand holding only cards that may not be
+    discarded (Jokers alone) keeps them all as choices: a turn ends on a discard.
+    """
+    distinct = list(dict.fromkeys(cards))
+    return [c for c in distinct if may_discard(rs, c)] or distinct
 
 
 def cards_kept(rs: Ruleset) -> int:
