@@ -329,12 +329,74 @@ def test_a_represented_wild_is_worth_the_card_its_layout_makes_it() -> None:
     assert brute_force(rs, cards, opening_met(rs))
 
 
-@pytest.mark.parametrize("name", ["bazas", "represented"])
+LOW_OPENING = ("extends: bazas\nrequirements:\n  opening: {minimum: 24, scope: first_turn, table: penalty, "
+               "wild_value: represented}\n")
+LOW_POOL = "2♠ 3♠ 4♠ 5♠ 2♥ 3♥ 4♥ 2♦ 3♦ K♥ K♠ JOKER"
+
+
+def test_the_layouts_of_a_run_read_its_free_wild_at_either_end() -> None:
+    # docs/rules.md §1: an escalera is 3+ cards in suit, ace low, a Joker standing for any card of it; the
+    # Joker beside 2♠ 3♠ 4♠ is the A♠ or the 5♠, as the cards are laid out (loba check reads "JOKER 2♠ 3♠
+    # 4♠" as A♠ 2♠ 3♠ 4♠ and "2♠ 3♠ 4♠ JOKER" as 2♠ 3♠ 4♠ 5♠).
+    rs = ruleset("menos")
+    deck = rs.deck
+    matcher = matcher_for(rs)
+    cards = tuple(rs.notation().parse_codes("2♠ 3♠ 4♠ JOKER"))
+    stands = {r.stands[next(q for q in range(4) if r.wild[q])] for r in matcher.layout_readings(cards)}
+    assert stands == set(rs.notation().parse_codes("A♠ 5♠"))
+    for reading in matcher.layout_readings(cards):  # laid out in its own order, it is read that way
+        laid = tuple(cards[i] for i in reading.order)
+        best = matcher.match(laid).best
+        assert best is not None and best.stands == reading.stands
+    assert matcher.layout_readings(tuple(rs.notation().parse_codes("2♠ 3♥ 4♠"))) == ()  # no meld
+    assert deck.is_joker(cards[3])
+
+
+def test_a_represented_wild_at_the_bottom_of_a_run_counts_the_card_below() -> None:
+    # docs/rules.md §1 penalty table: A 15, 2-10 their face, K 10; a house with wild_value: represented
+    # (§4 bazas: a key a house may change) counts a Joker as the card it stands for.  Discard the K♥ and
+    # lay JOKER 2♠ 3♠ 4♠: A♠ 2♠ 3♠ 4♠ is 15 + 2 + 3 + 4 = 24, the minimum; laid 2♠ 3♠ 4♠ JOKER it would be
+    # 2 + 3 + 4 + 5 = 14.  The player chooses the layout, so the hand can go out (the solver once read
+    # every meld with its wilds last and said no).
+    rs = house(LOW_OPENING)
+    for hand in ("JOKER 2♠ 3♠ 4♠ K♥", "2♠ 3♠ 4♠ JOKER K♥"):
+        assert can_go_out(rs, hand) is True
+    cards = tuple(rs.notation().parse_codes("2♠ 3♠ 4♠ JOKER K♥"))
+    found = go_out_meeting(solver(rs), cards, requirements.opening_rule(rs))
+    assert found is not None and found.aside == cards[4]
+    assert requirements.opening(rs, found.melds).ok  # the melds as the referee reads them, laid out so
+    # What loba arrange shows is the layout to put down: it reaches the minimum as shown.
+    shown = arrange_hand(solver(rs), "2♠ 3♠ 4♠ JOKER K♥", discard=True)
+    assert shown.discard == cards[4]
+    assert requirements.opening(rs, [m.cards for m in shown.arrangement.melds]).ok
+    # One more than the best layout is worth: no.
+    higher = house(LOW_OPENING.replace("minimum: 24", "minimum: 25"))
+    assert can_go_out(higher, "2♠ 3♠ 4♠ JOKER K♥") is False
+
+
+def test_a_bottom_run_and_any_one_card_equals_the_brute_force() -> None:
+    # Every hand JOKER 2♠ 3♠ 4♠ plus one card of LOW_POOL under LOW_OPENING: "can go out" is the brute
+    # force's answer (each meld laid out at its best, opening_met).
+    rs = house(LOW_OPENING)
+    base = "JOKER 2♠ 3♠ 4♠"
+    answers = []
+    for extra in LOW_POOL.split():
+        if extra in base.split():
+            continue
+        cards = tuple(rs.notation().parse_codes(f"{base} {extra}"))
+        found = go_out_meeting(solver(rs), cards, requirements.opening_rule(rs))
+        truth = brute_force(rs, cards, opening_met(rs))
+        assert (found is not None) is truth, extra
+        answers.append(truth)
+    assert any(answers)  # K♥ (and others) is discarded, the run laid out from the A
+
+
+@pytest.mark.parametrize("name", ["bazas", "represented", "represented-low"])
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(data=st.data())
 def test_opening_equals_the_brute_force(name: str, data: st.DataObject) -> None:
-    rs = ruleset("bazas") if name == "bazas" else house(REPRESENTED)
-    cards = data.draw(hands(rs, HIGH))
+    rs = {"bazas": ruleset("bazas"), "represented": house(REPRESENTED), "represented-low": house(LOW_OPENING)}[name]
+    cards = data.draw(hands(rs, LOW_POOL if name == "represented-low" else HIGH))
     found = go_out_meeting(solver(rs), cards, requirements.opening_rule(rs))
     assert (found is not None) is brute_force(rs, cards, opening_met(rs))
     if found is not None and found.melds:

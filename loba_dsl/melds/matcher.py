@@ -521,8 +521,28 @@ class Matcher:
                 break
         return best
 
+    def layout_readings(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> tuple[Reading, ...]:
+        """Every reading of ``cards`` that some layout of them makes the best (none if they are no meld).
+
+        The best reading has the most points, then naturals, then the earliest kind;
+        the order the cards are laid out in breaks only the ties left (the fewest
+        inversions of the layout, then the lowest start), so the readings a player
+        can choose by the layout are those ties: ``2♠ 3♠ 4♠ JOKER`` and ``JOKER 2♠ 3♠
+        4♠`` read the Joker as the 5 and as the A.  Laid out in a reading's own order
+        (``cards[i] for i in reading.order``), the cards are read that way or as a tie
+        of it that the same layout prefers.
+        """
+        cards = tuple(cards)
+        ties: list[Reading] = []
+        best = self._match(cards, self.specs, False, budget, ties).best
+        if best is None:
+            return ()
+        top = (best.points or 0, best.naturals, best.kind_index)
+        return tuple(r for r in ties if (r.points or 0, r.naturals, r.kind_index) == top)
+
     def _match(self, cards: tuple[Card, ...], specs: tuple[CompiledShape, ...], explain: bool,
-               budget: BudgetLike | Clock = None) -> Outcome:
+               budget: BudgetLike | Clock = None, ties: list[Reading] | None = None) -> Outcome:
+        """The general matcher; every legal reading it weighs is also added to ``ties``, if given."""
         always, maybe = self.always_wild, self.maybe_wild
         forced: list[int] = []
         ambiguous: list[int] = []
@@ -544,6 +564,8 @@ class Matcher:
                 if fails:
                     per_kind[spec.index] = fails
                     continue
+                if ties is not None:
+                    ties.extend(readings)
                 for r in readings:
                     if best is None or _better(r, best):
                         best = r
@@ -587,6 +609,8 @@ class Matcher:
                             per_kind[spec.index] = fails
                         continue
                     found = True
+                    if ties is not None:
+                        ties.extend(readings)
                     for r in readings:
                         if best is None or _better(r, best):
                             best = r

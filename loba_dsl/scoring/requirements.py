@@ -24,10 +24,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from loba_dsl.budget import BudgetLike, Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, check_copies
 from loba_dsl.errors import InputError
-from loba_dsl.melds.matcher import Reading, matcher_for
+from loba_dsl.melds.matcher import Matcher, Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
 
 __all__ = ["ContractRule", "MeldVerdict", "OpeningRule", "Verdict", "contract", "contract_rule", "legal_kinds",
@@ -56,6 +57,32 @@ class OpeningRule:
             assert reading is not None, "a wild counts what it stands for: give the meld's reading"
             return sum(values[c] for c in reading.stands)
         return sum(values[c] for c in cards)
+
+    def layout(self, matcher: Matcher, cards: Sequence[Card], *,
+               budget: BudgetLike | Clock = None) -> tuple[tuple[Card, ...], int]:
+        """One legal meld laid out the way that makes it worth the most towards the minimum, and that worth.
+
+        A wild's own value (``wild_value: own``) is the same whatever the layout:
+        ``cards`` as given.  Under ``represented`` a wild is worth the card it stands
+        for, and the order the cards are laid out in says which (``JOKER 2♠ 3♠ 4♠``:
+        the A; ``2♠ 3♠ 4♠ JOKER``: the 5): each reading a layout can give
+        (:meth:`~loba_dsl.melds.matcher.Matcher.layout_readings`) is laid out in its
+        own order and read again, as the referee reads a meld put down, and the
+        layout worth the most is kept (the first of equal worth).
+        """
+        cards = tuple(cards)
+        if not self.represented:
+            return cards, self.worth(cards)
+        best: tuple[tuple[Card, ...], int] | None = None
+        for reading in matcher.layout_readings(cards, budget=budget):
+            laid = tuple(cards[i] for i in reading.order)
+            read = matcher.match(laid, reasons=False, budget=budget).best
+            assert read is not None, "a layout of a legal meld is legal"
+            worth = self.worth(laid, read)
+            if best is None or worth > best[1]:
+                best = (laid, worth)
+        assert best is not None, "give a legal meld"
+        return best
 
     def reached(self, so_far: int, worth: int) -> int:
         """The value reached after one more meld worth ``worth``."""

@@ -864,11 +864,7 @@ class Solver:
         minimum = rule.minimum
 
         def worth(meld: Multiset) -> int:
-            if not rule.represented:
-                return rule.worth(meld)
-            g = self.gain(meld)
-            assert g is not None
-            return rule.worth(meld, g[1])
+            return rule.layout(self.matcher, meld, budget=self._clock)[1]  # laid out at its best
 
         hand = self._search(cards, self._gain_or_none)
         worths = [worth(c.cards) for c in hand.cands]
@@ -914,6 +910,9 @@ class Solver:
             acc = min(rule.reached(acc, worths[choice]), minimum)
             key -= cand.delta
         opening_melds, _ = hand.real(melds, [])
+        # Each opening meld in the layout its worth was counted in (under ``wild_value: represented``
+        # the layout says what a wild stands for), so the arrangement shows how to lay it down.
+        opening_melds = [rule.layout(self.matcher, m, budget=self._clock)[0] for m in opening_melds]
         rest = self.arrange(minus_all(hand.given, opening_melds))
         chosen = [*opening_melds, *(m.cards for m in rest.melds)]
         return self._arrangement_of(hand.given, chosen)

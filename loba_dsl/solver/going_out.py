@@ -214,8 +214,10 @@ class FullPartitions:
     def _worths_of(self, rule: OpeningRule) -> list[int]:
         worths = self._worths.get(rule)
         if worths is None:
-            worths = self._worths[rule] = [rule.worth(c.cards, r)
-                                           for c, r in zip(self.search.cands, self.readings, strict=True)]
+            matcher, clock = self.solver.matcher, self.clock
+            worths = self._worths[rule] = [  # each candidate laid out at its best (rule.layout)
+                rule.worth(c.cards, r) if not rule.represented else rule.layout(matcher, c.cards, budget=clock)[1]
+                for c, r in zip(self.search.cands, self.readings, strict=True)]
         return worths
 
     def best_worth(self, key: int, rule: OpeningRule) -> float:
@@ -259,7 +261,9 @@ class FullPartitions:
             _, j = self._best[rule][key]
             assert j >= 0, "follow only a partition that was found"
             cand = self.search.cands[j]
-            melds.append(cand.cards)
+            # In the layout its worth was counted in (under ``wild_value: represented`` it says what a
+            # wild stands for): the way to lay it down.
+            melds.append(rule.layout(self.solver.matcher, cand.cards, budget=self.clock)[0])
             key -= cand.delta
         return melds
 
