@@ -17,7 +17,7 @@ from loba_service.problems import ErrorItem
 
 _L = Limits()
 
-ShippedName = Annotated[str, Meta(min_length=1, max_length=64, examples=["menos"],
+ShippedName = Annotated[str, Meta(min_length=1, max_length=64, examples=[DEFAULT_RULESET],
                                   description="A shipped ruleset's name (GET /v1/rulesets lists them).")]
 CardsText = Annotated[str, Meta(max_length=2_000, examples=["A♣ 2♣ JOKER"],
                                 description="Cards in the ruleset's notation, separated by spaces or commas "

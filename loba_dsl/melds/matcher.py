@@ -450,14 +450,7 @@ class Matcher:
                 fails.append(Failure(k.name, k.index, k.distinct, "has {0} cards but only {1} suits",
                                      values=(n, self.S), structural=True))
         if k.suit_limits:
-            lo_d = d if d else min(1, n)
-            hi_d = min(d + n_wild, self.S) if k.distinct is None else min(n, self.S)
-            if k.distinct is not None:
-                lo_d = hi_d
-            for op, v, ci in k.suit_limits:
-                if not any(compare(op, x, v) for x in range(lo_d, hi_d + 1)):
-                    fails.append(Failure(k.name, k.index, ci, "needs suits {0} {1}, but has {2} suit(s)",
-                                         values=(op, v, d), structural=True))
+            self._suit_limits(k, d, n, n_wild, fails)
         return True
 
     def _possible(self, x: int, n: int, specs: tuple[CompiledShape, ...]) -> list[CompiledShape] | None:
@@ -721,14 +714,7 @@ class Matcher:
             elif n > self.S:
                 fails.append(Failure(k.name, k.index, k.distinct, "has {0} cards but only {1} suits",
                                      values=(n, self.S), structural=True))
-        lo_d = d if d else min(1, n)
-        hi_d = min(d + len(wild), self.S) if k.distinct is None else min(n, self.S)
-        if k.distinct is not None:
-            lo_d = hi_d
-        for op, v, ci in k.suit_limits:
-            if not any(compare(op, x, v) for x in range(lo_d, hi_d + 1)):
-                fails.append(Failure(k.name, k.index, ci, "needs suits {0} {1}, but has {2} suit(s)",
-                                     values=(op, v, d), structural=True))
+        lo_d, hi_d = self._suit_limits(k, d, n, len(wild), fails)
         self._limits(k, n, len(nat), len(wild), fails)
         if fails:
             return fails, []
@@ -999,6 +985,19 @@ class Matcher:
         for q, i in enumerate(order):
             total += values[(k.index, cards[i], flags[q], rank[stands[q]], highs[q])]
         return total
+
+    def _suit_limits(self, k: CompiledShape, d: int, n: int, n_wild: int, fails: list[Failure]) -> tuple[int, int]:
+        """The suits a set of ``n`` cards, ``d`` suits among its naturals and ``n_wild`` wilds, may show
+        (least, most), and a failure for each suit limit that no count in that range meets."""
+        lo_d = d if d else min(1, n)
+        hi_d = min(d + n_wild, self.S) if k.distinct is None else min(n, self.S)
+        if k.distinct is not None:
+            lo_d = hi_d
+        for op, v, ci in k.suit_limits:
+            if not any(compare(op, x, v) for x in range(lo_d, hi_d + 1)):
+                fails.append(Failure(k.name, k.index, ci, "needs suits {0} {1}, but has {2} suit(s)",
+                                     values=(op, v, d), structural=True))
+        return lo_d, hi_d
 
     def _limits(self, k: CompiledShape, n: int, naturals: int, wilds: int, fails: list[Failure]) -> None:
         for counter, op, v, ci in k.limits:
