@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from house_rulesets import THREE_WILD_CLASSES
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.melds.check import check, check_cards
@@ -30,22 +31,8 @@ from loba_dsl.rules.model import Ruleset
 SHIPPED = sorted(p.stem for p in (Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
 
 HOUSES = {
-    # Jokers, 2s and 3s wild or natural, values by card and position (as in test_perf_matcher).
-    "three-wild-classes": """extends: mas-pagat
-name: h2
-deck: {jokers: 8}
-wilds: {cards: "JOKER, 2, 3", natural_too: true}
-values:
-  on_table: |
-    JOKER and wild and high -> 7
-    2 and wild and as K Q -> 4
-    wild and (high or as K Q J 10 9 8) -> 3
-    wild -> 1
-    A and (high or in set) -> 3
-    A -> 1
-    K Q J 10 9 8 -> 2
-    _ -> 1
-""",
+    # Jokers, 2s and 3s wild or natural, values by card and position (tests/house_rulesets.py).
+    "three-wild-classes": THREE_WILD_CLASSES,
     # 2s always wild, runs round the corner with wilds apart, sets of mixed suits with wilds.
     "wrap-and-wild-twos": """extends: menos
 name: h3

@@ -14,6 +14,7 @@ import itertools
 import random
 
 import pytest
+from house_rulesets import THREE_WILD_CLASSES
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.melds.matcher import CompiledShape, Matcher
@@ -33,21 +34,7 @@ values:
     K Q J 10 9 8 -> 2
     _ -> 1
 """,
-    "three-wild-classes": """extends: mas-pagat
-name: h2
-deck: {jokers: 8}
-wilds: {cards: "JOKER, 2, 3", natural_too: true}
-values:
-  on_table: |
-    JOKER and wild and high -> 7
-    2 and wild and as K Q -> 4
-    wild and (high or as K Q J 10 9 8) -> 3
-    wild -> 1
-    A and (high or in set) -> 3
-    A -> 1
-    K Q J 10 9 8 -> 2
-    _ -> 1
-""",
+    "three-wild-classes": THREE_WILD_CLASSES,
 }
 
 
