@@ -45,7 +45,6 @@ from dataclasses import dataclass
 
 from loba_dsl.budget import BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card
-from loba_dsl.melds.matcher import Reading
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import ContractRule, OpeningRule
 from loba_dsl.solver.api import Solver
@@ -101,15 +100,10 @@ class FullPartitions:
         ordered = solver.candidates.ordered(cards)
         matcher = solver.matcher
         melds: list[tuple[Multiset, int]] = []
-        readings: list[Reading] = []
         for m in solver.candidates.hand_candidates(ordered):
             clock.tick()
-            best = matcher.match(m, reasons=False, budget=clock).best
-            if best is not None:
+            if matcher.match(m, reasons=False, budget=clock).best is not None:
                 melds.append((m, len(m)))  # any positive gain: the search only walks the keys
-                readings.append(best)
-        self.readings = readings
-        """The best reading of each candidate (``search.cands[j]`` is read as ``readings[j]``)."""
         self.search = HandSearch(self.cards, ordered, melds, order=solver.order, joker=solver.deck.joker_code,
                                  clock=clock)
         self._kinds: dict[tuple[str, ...], list[tuple[int, ...]]] = {}
@@ -215,9 +209,8 @@ class FullPartitions:
         worths = self._worths.get(rule)
         if worths is None:
             matcher, clock = self.solver.matcher, self.clock
-            worths = self._worths[rule] = [  # each candidate laid out at its best (rule.layout)
-                rule.worth(c.cards, r) if not rule.represented else rule.layout(matcher, c.cards, budget=clock)[1]
-                for c, r in zip(self.search.cands, self.readings, strict=True)]
+            worths = self._worths[rule] = [rule.layout(matcher, c.cards, budget=clock)[1]  # laid out at its best
+                                           for c in self.search.cands]
         return worths
 
     def best_worth(self, key: int, rule: OpeningRule) -> float:
