@@ -22,9 +22,14 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loba_dsl.errors import BudgetExceeded, InputError
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
 
 __all__ = ["DEFAULT_BUDGET", "UNLIMITED", "Budget", "BudgetLike", "Clock", "as_budget"]
 

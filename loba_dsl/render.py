@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from loba_dsl.rules.model import MatchEnd
@@ -55,6 +54,8 @@ def _scalar(value: Any) -> str:
 
 def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
     """The resolved ruleset as YAML; with ``origin``, each value's ``file:line`` as a comment."""
+    from pathlib import Path  # not for ``loba check``, whose start-up it would slow (issue 11)
+
     out: list[str] = [f"# {rs.name}: resolved from {' <- '.join(Path(f).name for f in rs.files)}"]
 
     def note(path: tuple[str | int, ...]) -> str:

@@ -33,11 +33,13 @@ import math
 import os
 import stat
 from collections.abc import Callable
-from pathlib import Path as FilePath
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from pathlib import Path as FilePath
 
 __all__ = ["CacheEntryError", "cache_dir", "decode", "encode", "get", "put"]
 
@@ -52,19 +54,44 @@ Digests = tuple[tuple[str, str], ...]
 def cache_dir() -> FilePath:
     """Where the cache lives: ``$LOBA_CACHE_DIR``, else ``$XDG_CACHE_HOME/loba-dsl``, else
     ``~/.cache/loba-dsl``."""
+    from pathlib import Path  # not on the start-up path, which uses the folder's name (issue 11)
+
+    return Path(_cache_folder())
+
+
+def _cache_folder() -> str:
+    """:func:`cache_dir` as a string: ``str(cache_dir())``, without importing pathlib."""
     named = os.environ.get("LOBA_CACHE_DIR")
     if named:
-        return FilePath(named)
+        return _as_path(named)
     base = os.environ.get("XDG_CACHE_HOME")
-    return (FilePath(base) if base else FilePath.home() / ".cache") / "loba-dsl"
+    if not base:
+        base = os.path.expanduser("~")
+        if base[:1] == "~":  # as Path.home()
+            raise RuntimeError("Could not determine home directory.")
+        base = os.path.join(base, ".cache")
+    return _as_path(os.path.join(base, "loba-dsl"))
 
 
-def own_folder(create: bool) -> FilePath | None:
+def _as_path(name: str) -> str:
+    """``str(pathlib.Path(name))``: ``name`` itself when it has no empty or ``.`` part to drop (the usual
+    case, answered without importing pathlib), else what pathlib makes of it."""
+    if os.sep == "/" and os.altsep is None and name and name != "/" and "//" not in name and "/./" not in name \
+            and not name.startswith("./") and not name.endswith(("/", "/.")):
+        return name
+    from pathlib import Path
+
+    return str(Path(name))
+
+
+def own_folder(create: bool) -> str | None:
     """The cache folder if it is a real folder of this user that nobody else may write, else None."""
-    folder = cache_dir()
+    folder = _cache_folder()
     try:
         if create and not os.path.lexists(folder):
-            folder.parent.mkdir(parents=True, exist_ok=True)
+            from pathlib import Path  # only when the folder is made
+
+            Path(folder).parent.mkdir(parents=True, exist_ok=True)
             os.mkdir(folder, 0o700)
         info = os.lstat(folder)
     except OSError:
@@ -83,7 +110,7 @@ def get(key: str, salt: str, unchanged: Callable[[Digests], bool]) -> tuple[Dige
         return None
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(folder / f"{key}.json", flags)
+        fd = os.open(os.path.join(folder, f"{key}.json"), flags)
     except OSError:
         return None
     try:
@@ -133,7 +160,7 @@ def put(key: str, salt: str, digests: Digests, ruleset: Ruleset) -> None:
         return
     entry = {"format": FORMAT, "key": key, "salt": salt, "files": [list(d) for d in digests], "ruleset": body}
     data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
-    tmp = folder / temp_name(key)
+    tmp = os.path.join(folder, temp_name(key))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(tmp, flags, 0o600)
@@ -142,7 +169,7 @@ def put(key: str, salt: str, digests: Digests, ruleset: Ruleset) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.replace(tmp, folder / f"{key}.json")
+        os.replace(tmp, os.path.join(folder, f"{key}.json"))
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -29,11 +29,9 @@ entry that is stale, foreign, corrupt or not ours is ignored and rebuilt (:mod:`
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 from _thread import allocate_lock  # threading.Lock itself, without importing threading
 from collections import OrderedDict
-from pathlib import Path as FilePath
 
 from loba_dsl.defaults import CACHE_VERSION
 from loba_dsl.errors import RulesetError
@@ -46,6 +44,7 @@ from loba_dsl.rules.sources import (
     Source,
     file_source,
     read_regular,
+    sha256_hex,
     shipped_names,
     shipped_source,
 )
@@ -162,32 +161,33 @@ def _salt() -> str:
     grammar and the schema, and the code that compiles it (each module's size and modification time,
     which stand for the package version and catch an edited checkout too), so that no entry compiled
     by other code or rules of the language is ever used."""
-    root = FilePath(__file__).resolve().parent.parent
-    digest = hashlib.sha256(f"{CACHE_VERSION}\0".encode())
+    root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # os.path, not pathlib (issue 11)
+    parts = [f"{CACHE_VERSION}\0".encode()]
     for folder in _COMPILING:
-        for name in sorted(os.listdir(root / folder)):
-            path = root / folder / name
+        for name in sorted(os.listdir(os.path.join(root, folder))):
+            path = os.path.join(root, folder, name)
             if name.endswith(".lark") or name == "schema.json":
-                digest.update(f"{folder}/{name}\0".encode() + path.read_bytes())
+                with open(path, "rb") as f:
+                    parts.append(f"{folder}/{name}\0".encode() + f.read())
             elif name.endswith(".py"):
-                info = path.stat()
-                digest.update(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-    return digest.hexdigest()
+                info = os.stat(path)
+                parts.append(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    return sha256_hex(b"".join(parts))
 
 
 def _key(source: Source, resolver: Resolver) -> str:
     parts = (_salt(), resolver.key, source.display, source.identity, source.digest)
-    return hashlib.sha256("\0".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return sha256_hex("\0".join(parts).encode("utf-8", "surrogatepass"))
 
 
 def _chain_unchanged(digests: tuple[tuple[str, str], ...]) -> bool:
     """Whether every parent file still has the content it had (the asked-for one is in the key)."""
     for identity, digest in digests[1:]:
         try:
-            data = read_regular(FilePath(identity), identity)
+            data = read_regular(identity, identity)
         except RulesetError:
             return False
-        if hashlib.sha256(data).hexdigest() != digest:
+        if sha256_hex(data) != digest:
             return False
     return True
 

@@ -21,19 +21,29 @@ from __future__ import annotations
 
 import errno
 import functools
-import hashlib
 import os
 import re
 import stat
-from pathlib import Path as FilePath
 from typing import TYPE_CHECKING, Protocol
 
 from loba_dsl.errors import Location, RulesetError, suggest
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from hashlib import sha256
+    from pathlib import Path as FilePath
 else:
     from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
+    # The interpreter's own SHA-256 (the same digest): hashlib loads OpenSSL first, a few ms of every
+    # ``loba check`` start-up (issue 11).  ``_sha256`` up to Python 3.11, ``_sha2`` from 3.12 on.
+    try:
+        from _sha256 import sha256
+    except ImportError:
+        try:
+            from _sha2 import sha256
+        except ImportError:  # an interpreter built without them
+            from hashlib import sha256
 
 
 __all__ = [
@@ -44,6 +54,7 @@ __all__ = [
     "Source",
     "file_source",
     "read_regular",
+    "sha256_hex",
     "shipped_dir",
     "shipped_names",
     "shipped_source",
@@ -53,15 +64,28 @@ _SHIPPED_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _SIBLING_NAME = re.compile(r"[^./\\:\x00-\x1f][^/\\:\x00-\x1f]{0,250}\.ya?ml")
 
 
+def sha256_hex(data: bytes) -> str:
+    """The SHA-256 of ``data`` in hex, as ``hashlib.sha256(data).hexdigest()`` (without importing hashlib)."""
+    return sha256(data).hexdigest()
+
+
 def shipped_dir() -> FilePath:
     """The folder of shipped rulesets inside the installed package (a folder of files: the wheel
     installs them so; read from the package's own location, which costs no import at start-up)."""
-    return FilePath(__file__).resolve().parent.parent / "rulesets"
+    from pathlib import Path  # not on the start-up path, which uses the folder's name (issue 11)
+
+    return Path(_shipped_folder())
+
+
+@functools.cache
+def _shipped_folder() -> str:
+    """:func:`shipped_dir` as a string (``Path.resolve`` is ``os.path.realpath``)."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "rulesets")
 
 
 @functools.cache
 def _shipped() -> tuple[str, ...]:
-    return tuple(sorted(n.removesuffix(".yaml") for n in os.listdir(shipped_dir()) if n.endswith(".yaml")))
+    return tuple(sorted(n.removesuffix(".yaml") for n in os.listdir(_shipped_folder()) if n.endswith(".yaml")))
 
 
 def shipped_names() -> list[str]:
@@ -88,7 +112,7 @@ class Source:
     def digest(self) -> str:
         """SHA-256 of the content."""
         data = self.text if isinstance(self.text, bytes) else self.text.encode("utf-8", "surrogatepass")
-        return hashlib.sha256(data).hexdigest()
+        return sha256_hex(data)
 
 
 class Resolver(Protocol):
@@ -126,8 +150,8 @@ def shipped_source(name: str) -> Source:
     """
     if name not in _shipped():
         raise _unknown(name, "a ruleset file is loaded with load_file(path)")
-    path = shipped_dir() / f"{name}.yaml"
-    return Source(read_regular(path, f"rulesets/{name}.yaml"), f"rulesets/{name}.yaml", str(path), shipped=True)
+    path = os.path.join(_shipped_folder(), f"{name}.yaml")
+    return Source(read_regular(path, f"rulesets/{name}.yaml"), f"rulesets/{name}.yaml", path, shipped=True)
 
 
 @dataclass(frozen=True)
@@ -188,7 +212,7 @@ class Siblings:
                 f"'extends' names '{name}', which links to a file outside this folder; it is not read",
                 code="extends-outside",
             )
-        data = read_regular(FilePath(real), given, what=f"'extends' names '{name}', which")
+        data = read_regular(real, given, what=f"'extends' names '{name}', which")
         return Source(data, given, real)
 
 
@@ -203,7 +227,7 @@ def _max_bytes() -> int:
     return MAX_BYTES
 
 
-def read_regular(path: FilePath, display: str, *, what: str | None = None) -> bytes:
+def read_regular(path: str | os.PathLike[str], display: str, *, what: str | None = None) -> bytes:
     """The bytes of ``path`` if it is a regular file (no final symlink followed) of at most
     :data:`~loba_dsl.rules.yamlsafe.MAX_BYTES`.
 
@@ -267,6 +291,6 @@ def file_source(path: str | os.PathLike[str]) -> Source:
     if os.path.isdir(real):
         raise RulesetError("the ruleset file is a folder, not a file", location=Location(display, 1, 1),
                            code="unreadable")
-    return Source(read_regular(FilePath(real), display), display, real)
+    return Source(read_regular(real, display), display, real)
 
 

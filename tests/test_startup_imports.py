@@ -1,0 +1,51 @@
+"""A cached ``loba check`` imports neither pathlib nor hashlib (issue 11, item 5: start-up).
+
+pathlib brings urllib.parse and ipaddress, hashlib loads OpenSSL: a few ms each of every start.  The
+start-up path joins paths with ``os.path`` and takes SHA-256 from the interpreter's own module, so a
+later import of either on that path would slow every ``loba check`` without any test noticing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+OFF_THE_PATH = ("pathlib", "hashlib", "_hashlib", "urllib.parse", "ipaddress")
+
+# Runs the command as the ``loba`` script does, then prints, on stdout's last line, which of the given
+# modules it imported (and whether YAML was read: a cache miss compiles the ruleset).
+_CHILD = """
+import json, sys
+from loba_cli.main import main
+watched = sys.argv[1].split(",")
+sys.argv = ["loba", *sys.argv[2:]]
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+print(json.dumps({"code": code, "imported": sorted(m for m in watched if m in sys.modules)}))
+"""
+
+
+def _check(cache: Path, *args: str) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != "LOBA_NO_CACHE"}
+    env["LOBA_CACHE_DIR"] = str(cache)
+    watched = ",".join([*OFF_THE_PATH, "yaml"])
+    # Run in an empty folder: ``python -c`` puts the current folder first on ``sys.path``.
+    proc = subprocess.run([sys.executable, "-c", _CHILD, watched, "check", *args], capture_output=True, text=True,
+                          env=env, cwd=cache.parent, check=False)
+    assert proc.stderr == ""
+    result: dict[str, object] = json.loads(proc.stdout.splitlines()[-1])
+    return result
+
+
+def test_a_cached_check_imports_neither_pathlib_nor_hashlib(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _check(cache, "A♣ 2♣ JOKER")  # fills the disk cache
+    # A♣ 2♣ JOKER is a legal run under the default ruleset (docs/rules.md: a joker stands for 3♣): exit 0.
+    for args in (["A♣ 2♣ JOKER"], ["A♣ 2♣ JOKER", "--json"]):
+        result = _check(cache, *args)
+        assert result == {"code": 0, "imported": []}, args
