@@ -127,7 +127,7 @@ class Solver:
         """Each call's budget unless the call names its own (default :data:`~loba_dsl.budget.DEFAULT_BUDGET`)."""
         self._clock: Clock | None = None
         """The running call's clock (a nested call shares it)."""
-        self._last_candidates: tuple[Multiset, list[Multiset]] | None = None
+        self._last_candidates: tuple[Multiset, bool, list[Multiset]] | None = None
         """The last hand's candidate melds, kept for the rest of one call (one generation per hand)."""
         self.deck = ruleset.deck
         players = ruleset.players.default if players is None else players
@@ -171,6 +171,8 @@ class Solver:
         self._stand_in: dict[tuple[Card, int, int], Card] = {}
         self._class_of = tuple(self._wild_class.get(c, -1) for c in range(deck.n_codes))
         """Each card's wild class (its representative card), or -1."""
+        self._pool = self._pool_cards()
+        """The wild cards other than the Joker that a search may pool with the Jokers (see :meth:`_pooled`)."""
 
     # ------------------------------------------------------------ budgets
 
@@ -332,6 +334,53 @@ class Solver:
                     changed = True
         return self._sorted(out) if changed else meld
 
+    def _pool_cards(self) -> frozenset[Card]:
+        """The cards that can be wild, Jokers aside, when every one of them is of the Joker's class (else none).
+
+        Then any of them can take a Joker's place as a wild, at the same value
+        there and in hand, so a search may hold them as one pool of wilds (see
+        :meth:`_pooled`).
+        """
+        joker = self.deck.joker_code
+        cls = self._wild_class.get(joker)
+        members = [c for c in self._wild_class if c != joker]
+        if cls is None or any(self._wild_class[c] != cls for c in members):
+            return frozenset()
+        return frozenset(members)
+
+    def _pooled_search(self, given: Multiset, gain: Callable[[Multiset], int | None]) -> HandSearch | None:
+        """The search of a hand with its wilds held as one pool, or ``None`` (no card of the pool here).
+
+        Every card of the pool (:meth:`_pool_cards`: the 2s where Jokers and 2s
+        are wild alike) is searched twice over: as one more Joker (a wild of the
+        pool: the hand gets one Joker per such card) and as itself, the right to
+        stand as its natural self; a meld that holds it as itself uses up both
+        (``HandSearch(pooled=...)``).  The candidates fill every wild's place
+        with a Joker (``hand_candidates(pooled=True)``), so melds that differed
+        only in which wild stood where are one.  Exact: any card of the pool can
+        take a Joker's place as a wild at the same value there and in hand, and
+        every card of the pool not held as itself is free to be one;
+        :meth:`HandSearch.real` names them (the real Jokers first).
+        """
+        found = self._pooled_input(given, gain)
+        if found is None:
+            return None
+        return HandSearch(given, found[0], found[1], order=self.order, joker=self.deck.joker_code, clock=self._clock,
+                          pooled=self._pool)
+
+    def _pooled_input(self, given: Multiset, gain: Callable[[Multiset], int | None]
+                      ) -> tuple[Multiset, list[tuple[Multiset, int]]] | None:
+        """The cards searched (one more Joker per card of the pool) and the candidates, for :meth:`_pooled_search`."""
+        pool = self._pool
+        n = 0
+        for c in given:
+            if c in pool:
+                n += 1
+        if not n:
+            return None
+        cards = self._sorted(given)
+        return self._sorted(cards + (self.deck.joker_code,) * n), self._positive(cards, gain, pooled=True)
+
     def merge_pure_wilds(self, cards: Multiset, raw: list[tuple[Multiset, int]]
                          ) -> tuple[Multiset, list[tuple[Multiset, int]], tuple[Card, ...]]:
         """Search the cards of the Joker's class that no candidate meld reads as natural as Jokers.
@@ -439,27 +488,34 @@ class Solver:
 
     # ------------------------------------------------------------ search
 
-    def _search(self, given: Multiset, gain: Callable[[Multiset], int | None]) -> HandSearch:
-        """The search of one hand, over its candidate melds of positive ``gain``."""
+    def _search(self, given: Multiset, gain: Callable[[Multiset], int | None], *, pooled: bool = False) -> HandSearch:
+        """The search of one hand, over its candidate melds of positive ``gain`` (its wilds pooled: :meth:`_pooled`)."""
+        if pooled:
+            search = self._pooled_search(given, gain)
+            if search is not None:
+                return search
         cards = self._sorted(given)
         raw = self._positive(cards, gain)
         cards, raw, stand_ins = self.merge_pure_wilds(cards, raw)
         return HandSearch(given, cards, raw, order=self.order, joker=self.deck.joker_code, stand_ins=stand_ins,
                           swaps=self.joker_class_wilds, clock=self._clock)
 
-    def _candidate_melds(self, cards: Multiset) -> list[Multiset]:
-        """The candidate melds of ``cards`` (sorted in the processing order), generated once per hand and call."""
+    def _candidate_melds(self, cards: Multiset, *, pooled: bool = False) -> list[Multiset]:
+        """The candidate melds of ``cards`` (sorted in the processing order), generated once per hand and call.
+
+        ``pooled``: with every wild's place filled by a Joker (:meth:`_pooled_search`).
+        """
         last = self._last_candidates
-        if last is not None and last[0] == cards:
-            return last[1]  # the same hand again in this call (its arrangement, then can it go out)
+        if last is not None and last[0] == cards and last[1] == pooled:
+            return last[2]  # the same hand again in this call (its arrangement, then can it go out)
         clock = self._clock
         melds = []
-        for m in self.candidates.hand_candidates(cards):
+        for m in self.candidates.hand_candidates(cards, pooled=pooled):
             if clock is not None:
                 clock.tick()
             melds.append(m)
         if clock is not None:
-            self._last_candidates = (cards, melds)
+            self._last_candidates = (cards, pooled, melds)
         return melds
 
     def arrange(self, cards: Sequence[Card] | str, *, budget: BudgetLike | Clock = None) -> Arrangement:
@@ -491,7 +547,7 @@ class Solver:
             if live and self._may_meld(live):
                 found = self._light_arrangement(live)
                 if found is None:
-                    hand = self._search(live, self._gain_or_none)
+                    hand = self._search(live, self._gain_or_none, pooled=True)
                     hand.solve(hand.full)
                     found = self._chosen(hand, hand.full)
             else:
@@ -595,17 +651,25 @@ class Solver:
         return self._searched_gain(hand)
 
     def _searched_gain(self, hand: Multiset) -> int:
-        cards = self._sorted(hand)
-        raw = self._positive(cards, self.gain_value)
-        if len(raw) <= _LIGHT_UP_TO:
-            return self._plain_search(cards, raw)[0]
-        search = self._search(hand, self._gain_or_none)
+        pooled = self._pooled_input(hand, self.gain_value)
+        if pooled is None:
+            cards = self._sorted(hand)
+            raw = self._positive(cards, self.gain_value)
+            if len(raw) <= _LIGHT_UP_TO:
+                return self._plain_search(cards, raw)[0]
+            search = self._search(hand, self._gain_or_none)
+        else:
+            if len(pooled[1]) <= _LIGHT_UP_TO:
+                return self._plain_search(*pooled, self._pool)[0]
+            search = HandSearch(hand, *pooled, order=self.order, joker=self.deck.joker_code, clock=self._clock,
+                                pooled=self._pool)
         return search.solve(search.full)
 
-    def _positive(self, cards: Multiset, gain: Callable[[Multiset], int | None]) -> list[tuple[Multiset, int]]:
+    def _positive(self, cards: Multiset, gain: Callable[[Multiset], int | None], *, pooled: bool = False
+                  ) -> list[tuple[Multiset, int]]:
         """The candidate melds of ``cards`` (in the processing order) with a positive ``gain``, and their gains."""
         raw = []
-        for m in self._candidate_melds(cards):
+        for m in self._candidate_melds(cards, pooled=pooled):
             g = gain(m)
             if g is not None and g > 0:
                 raw.append((m, g))
@@ -635,7 +699,8 @@ class Solver:
             melds.append(PlacedMeld(m, read[1], read[0]))
         return tuple(melds)
 
-    def _plain_search(self, cards: Multiset, raw: list[tuple[Multiset, int]]) -> tuple[int, list[int]]:
+    def _plain_search(self, cards: Multiset, raw: list[tuple[Multiset, int]],
+                      pooled: frozenset[Card] = frozenset()) -> tuple[int, list[int]]:
         """The best total gain of disjoint melds of ``raw`` within ``cards``, and the melds chosen (their places).
 
         A plain memoised search over packed counts (few melds: no bounds
@@ -647,8 +712,12 @@ class Solver:
         choices are the same (tested).
         """
         uses: dict[Card, int] = {}
+        joker = self.deck.joker_code
         for m, _ in raw:
-            for c in set(m):
+            used = set(m)
+            if pooled and not used.isdisjoint(pooled):
+                used.add(joker)  # a card of the pool held as itself is also one of the pool's wilds
+            for c in used:
                 uses[c] = uses.get(c, 0) + 1
         order = self.order
         codes = sorted(uses, key=lambda c: (uses[c], order[c]))
@@ -669,6 +738,11 @@ class Solver:
                 delta += unit[i]
                 if i < first:
                     first = i
+                if c in pooled:
+                    i = index[joker]
+                    delta += unit[i]
+                    if i < first:
+                        first = i
             by_first[first].append((delta, g, j))
         for options in by_first:
             options.sort(key=lambda o: -o[1])
@@ -746,7 +820,7 @@ class Solver:
     def max_melded(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> tuple[int, Arrangement]:
         """The most cards that can be melded at once, and one such arrangement."""
         with self._running(budget, "melding the most cards"):
-            hand = self._search(tuple(cards), self._count_if_legal)
+            hand = self._search(tuple(cards), self._count_if_legal, pooled=True)
             best = hand.solve(hand.full)
             return best, self._build(hand, hand.full)
 
@@ -774,16 +848,16 @@ class Solver:
         rs = self.rs
         if not may_go_out(rs, laid_before=opened):
             return GoingOut(False, None, None)
-        hand = self._search(cards, self._count_if_legal)
-        total = len(hand.cards)
+        hand = self._search(cards, self._count_if_legal, pooled=True)
+        total = len(hand.given)
         keep = cards_kept(rs)
-        dead = {hand.alias.get(c, c) for c in hand.dead}
+        stuck = hand.stuck()
         for code in discards(rs, hand.given):
             if code is None:  # no discard: the last meld empties the hand
-                if not hand.dead and hand.solve(hand.full) == total:
+                if not stuck and hand.solve(hand.full) == total:
                     return GoingOut(True, None, self._build(hand, hand.full))
                 continue
-            if len(hand.dead) - (hand.alias.get(code, code) in dead) > keep:
+            if len(stuck) - (code in stuck) > keep:
                 continue  # more cards no meld can hold than may stay in hand
             key = hand.without(code)
             rest = hand.full if key is None else key
@@ -803,7 +877,7 @@ class Solver:
             return self._best_discard(self._cards(cards))
 
     def _best_discard(self, cards: Multiset) -> tuple[Card, Arrangement]:
-        hand = self._search(cards, self._gain_or_none)
+        hand = self._search(cards, self._gain_or_none, pooled=True)
         best: tuple[int, Card, int] | None = None
         for code in discard_choices(self.rs, hand.given):
             key = hand.without(code)

@@ -478,17 +478,31 @@ class CandidateGenerator:
             live |= group
         return live
 
-    def hand_candidates(self, hand: Multiset) -> list[Multiset]:
-        """Every sub-multiset of ``hand`` that may be a legal meld (a superset; the matcher decides)."""
+    def hand_candidates(self, hand: Multiset, *, pooled: bool = False) -> list[Multiset]:
+        """Every sub-multiset of ``hand`` that may be a legal meld (a superset; the matcher decides).
+
+        ``pooled``: the places of wilds are all filled with Jokers, as many as the
+        hand has cards that can be wild (less those the meld already holds as
+        naturals), whichever those cards are: the candidates of a search that
+        holds its wilds as one pool (``Solver._pooled_search``).
+        """
         counts = Counter(hand)
         pool = [(c, n) for c, n in sorted(counts.items(), key=lambda cn: self.order[cn[0]]) if self.wild_capable[c]]
         out: set[Multiset] = set()
         # Only a wild that can also stand as itself may already be in the meld as a natural.
         pool_codes = {c for c, _ in pool if self.rank[c] >= 0}
         memo: dict[tuple[int, Multiset], list[Multiset]] = {}
+        wilds_in_hand = sum(n for _, n in pool)
+        joker = self.deck.joker_code
 
         def wilds_for(size: int, used: Sequence[Card]) -> list[Multiset]:
             """Wild cards to add: every multiset of ``size`` from the pool, less copies already used."""
+            if pooled:  # Jokers, while the hand has that many wilds besides those the meld holds as naturals
+                own = 0
+                for c in used:
+                    if c in pool_codes:
+                        own += 1
+                return [(joker,) * size] if size + own <= wilds_in_hand else []
             key = (size, tuple(sorted(c for c in used if c in pool_codes)) if pool_codes else ())
             found = memo.get(key)
             if found is None:

@@ -95,7 +95,8 @@ class HandSearch:
 
     def __init__(self, given: Multiset, cards: Multiset, melds: Sequence[tuple[Multiset, int]], *,
                  order: Mapping[Card, int], joker: Card, stand_ins: tuple[Card, ...] = (),
-                 swaps: Callable[[Multiset], Multiset] | None = None, clock: Clock | None = None) -> None:
+                 swaps: Callable[[Multiset], Multiset] | None = None, clock: Clock | None = None,
+                 pooled: frozenset[Card] = frozenset()) -> None:
         self.clock = clock
         """The budget of the call this search serves: ticked once per state visited."""
         self.given = given
@@ -105,10 +106,18 @@ class HandSearch:
         self.stand_ins = stand_ins
         """Cards that can only ever be wild here, searched as Jokers (``real`` maps them back)."""
         self.alias = {c: joker for c in stand_ins}
+        self.joker = joker
+        self.pooled = pooled
+        """Cards searched twice over (see :meth:`Solver.pooled <loba_dsl.solver.api.Solver>`): each copy is one
+        ``joker`` of ``cards`` (a wild card of the pool) and one copy of itself (the right to be its natural self);
+        a meld holding it uses up both."""
         counts = Counter(cards)
         uses: Counter[Card] = Counter()
         for m, _ in raw:
-            uses.update(set(m))
+            used_codes = set(m)
+            if pooled and not used_codes.isdisjoint(pooled):
+                used_codes.add(joker)
+            uses.update(used_codes)
         # Cards no meld can use are simply kept; the others are taken most constrained first.
         self.dead = tuple(c for c in cards if c not in uses)
         self.codes = sorted(uses, key=lambda c: (uses[c], order[c]))
@@ -123,11 +132,14 @@ class HandSearch:
         self.guard = sum(guard_bit << (bits * i) for i in range(len(self.codes)))
         per_meld: list[dict[int, int]] = []
         share = [0.0] * len(self.codes)
+        pool_index = index.get(joker, -1)
         for m, g in raw:
             used: dict[int, int] = {}
             for c in m:
                 i = index[c]
                 used[i] = used.get(i, 0) + 1
+                if c in pooled:
+                    used[pool_index] = used.get(pool_index, 0) + 1  # the physical card is one of the pool
             per_meld.append(used)
             per = g / len(m)
             for i in used:
@@ -178,11 +190,18 @@ class HandSearch:
     def real(self, melds: Sequence[Multiset], left: Sequence[Card], dropped: Card | None = None
              ) -> tuple[list[Multiset], list[Card]]:
         """Melds and cards left in real cards: the stand-ins searched as Jokers get their own names back."""
-        if not self.stand_ins:
+        if not self.stand_ins and not self.pooled:
             return list(melds), list(left)
-        joker = next(iter(self.alias.values()))
+        joker = self.joker
         real_jokers = self.given.count(joker)
         spare = list(self.stand_ins)
+        if self.pooled:
+            # The pooled cards no meld holds as themselves fill the Jokers' places once the real Jokers are used.
+            spare = [c for c in self.given if c in self.pooled]
+            for m in melds:
+                for c in m:
+                    if c in self.pooled:
+                        spare.remove(c)
         if dropped is not None and dropped in spare:
             spare.remove(dropped)
         elif dropped == joker:
@@ -200,9 +219,23 @@ class HandSearch:
         real_melds = [tuple(name(c) for c in m) for m in melds]
         return real_melds, [name(c) for c in left]
 
+    def stuck(self) -> list[Card]:
+        """The cards of the hand (as given) that no candidate meld can hold: they stay in hand whatever is chosen.
+
+        A card of the pool is held as a wild (one of the searched Jokers) if any is.
+        """
+        index, alias, pooled, joker = self.index, self.alias, self.pooled, self.joker
+        return [c for c in self.given if (joker if c in pooled else alias.get(c, c)) not in index]
+
     def without(self, card: Card) -> int | None:
         """The full key less one copy of ``card`` (``None`` if the card is dead: not in the key)."""
         i = self.index.get(self.alias.get(card, card))
+        if card in self.pooled:
+            key = self.full
+            for j in (i, self.index.get(self.joker)):  # its right to be itself, and its place in the pool
+                if j is not None:
+                    key -= 1 << (self.bits * j)
+            return None if key == self.full else key
         return None if i is None else self.full - (1 << (self.bits * i))
 
     def first(self, key: int) -> int:
