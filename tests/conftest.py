@@ -3,9 +3,14 @@
 Slow are: every property-based test (Hypothesis draws hundreds of examples each), the fuzz and property
 modules as a whole, the brute-force cross-checks of the solver, and the few tests that start many
 processes (the cold-cache race, the README's examples).  ``make test`` runs everything.
+
+Also points ``LOBA_CACHE_DIR`` at a folder of the test session for every test module (``_fresh_cache``),
+so that no test reads a stale compiled ruleset from ``~/.cache``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
 
 import pytest
 
@@ -29,3 +34,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if (item.path.name in SLOW_MODULES or getattr(fn, "is_hypothesis_test", False)
                 or any(name in item.name for name in SLOW_NAMES)):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache.
+
+    Once any test has run the ``loba`` command in this process, the disk cache is on for the rest of the
+    session (``loba_cli`` calls ``enable_disk_cache``), so every module needs it, not only the CLI's.
+    Module-scoped: Hypothesis refuses function-scoped fixtures around ``@given``, and module-scoped
+    fixtures of a module (built before function-scoped ones) see the folder too.  A test that needs a
+    folder of its own sets ``LOBA_CACHE_DIR`` with ``monkeypatch`` (which wins for that test); a module
+    that needs one defines its own ``_fresh_cache`` (which overrides this one), as test_cli_diff.py does.
+    """
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
+        yield

@@ -28,12 +28,6 @@ PACKAGE_DIR = Path(loba_dsl.__file__).parent
 CITATION = re.compile(r"rule '(?P<text>[^']+)' at (?P<file>rulesets/[\w.-]+\.yaml):(?P<line>\d+)\)")
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache."""
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 # ------------------------------------------------------------------ helpers
 
 

@@ -42,13 +42,6 @@ from loba_dsl.solver.api import Solver
 from loba_dsl.solver.going_out import go_out_meeting
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-        yield
-
-
 @functools.cache
 def ruleset(name: str) -> Ruleset:
     return load(name)

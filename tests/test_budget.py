@@ -12,7 +12,6 @@ import functools
 import itertools
 import time
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,13 +27,6 @@ from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import Solver
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-        yield
 
 
 def jokers(n: int) -> Ruleset:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,14 +44,6 @@ from loba_dsl.scoring.requirements import opening_rule
 from loba_dsl.solver.advice import arrange_hand
 from loba_dsl.solver.api import Solver
 from loba_dsl.solver.going_out import go_out_meeting
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-        yield
-
 
 NO_JOKER_DISCARD = "turn: {discard_joker: false}\n"
 LATER = "turn: {go_out_on_first_lay_down: false}\n"

@@ -37,12 +37,6 @@ SHIPPED = ELEVEN | {"gin"}  # issue 4 §2 adds a `gin` ruleset, written like any
 JSON_KEYS = {"input", "ruleset", "valid", "kind", "cards", "reading", "points", "reasons"}  # issue 2 §5
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache."""
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 def run(*args: str, input: str | bytes | None = None) -> Result:
     """Invoke ``loba ARGS``; whatever happens, no traceback and no escaped exception."""
     result = CliRunner().invoke(app, list(args), input=input)

@@ -21,7 +21,6 @@ rank in distinct suits, never a wild; an escalera 3 or more in suit; a discard i
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 
 import pytest
 from referee_play import BETO, codes, dealt, lay_downs, play
@@ -33,13 +32,6 @@ from loba_dsl.solver.advice import arrange_hand
 from loba_dsl.solver.api import ArrangedHand, Solver
 
 SAME_TURN = "name: house\nextends: contrato\nrequirements:\n  contracts: {other_melds_same_turn: true}\n"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-        yield
 
 
 @functools.cache

@@ -43,12 +43,6 @@ from loba_dsl.scoring.rounds import score_player
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache."""
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 def rs(name: str) -> Ruleset:
     return load(name)
 

@@ -23,13 +23,6 @@ from loba_dsl.rules.loading import load
 from loba_dsl.scoring.match_play import MatchResult, RoundResult
 from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache."""
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 # ---------------------------------------------------------------- helpers
 
 

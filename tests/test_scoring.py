@@ -25,13 +25,6 @@ from loba_dsl.scoring.requirements import contract, opening
 from loba_dsl.scoring.rounds import PlayerScore, RoundScore, score_player
 from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
 
-
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache."""
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 # ---------------------------------------------------------------- helpers
 
 

@@ -34,12 +34,6 @@ from loba_dsl.scoring.rounds import score_round
 from loba_dsl.scoring.score_sheets import place
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache."""
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 def cards(rs: Ruleset, text: str) -> tuple[Card, ...]:
     return rs.notation().parse_codes(text)
 

@@ -65,17 +65,6 @@ PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[Heal
 GOING_OUT_RULES = {"discard_required", "discard_optional", "one_card_left"}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Compile the rulesets into a cache of this test session, never a stale one in ~/.cache.
-
-    Module-scoped (Hypothesis refuses function-scoped fixtures around ``@given``).
-    """
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-        yield
-
-
 @functools.cache
 def ruleset(name: str) -> Ruleset:
     return load(name)

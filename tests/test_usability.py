@@ -16,11 +16,6 @@ from typer.testing import CliRunner, Result
 from loba_cli.main import app
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 def run(*args: str, input: str | bytes | None = None) -> Result:
     result = CliRunner().invoke(app, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), (

@@ -24,11 +24,6 @@ from loba_dsl.rules.loading import load, loads
 from loba_dsl.scoring.score_sheets import play_match_sheet, read_match, read_round, score_round_sheet
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    monkeypatch.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "loba-cache"))
-
-
 def run(*args: str, input: str | bytes | None = None) -> Result:
     result = CliRunner().invoke(app, list(args), input=input)
     assert result.exception is None or isinstance(result.exception, SystemExit), (
