@@ -34,7 +34,7 @@ import pytest
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.melds.matcher import matcher_for
-from loba_dsl.rules.loading import load
+from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import Arrangement, Solver
@@ -44,9 +44,16 @@ POOLED = ("mas-pagat", "uruguay")
 ``picos`` a Joker and a 2 differ in value, so its search names them)."""
 
 
+ALWAYS_WILD_TWOS = """extends: mas-pagat
+name: house-always-wild-twos
+wilds: {cards: "JOKER, 2", natural_too: false}
+"""
+"""A house form of ``mas-pagat`` whose 2s are wild only, never a natural 2 (``wilds.natural_too: false``)."""
+
+
 @functools.cache
 def ruleset(name: str) -> Ruleset:
-    return load(name)
+    return loads(ALWAYS_WILD_TWOS) if name == "house-always-wild-twos" else load(name)
 
 
 def codes(rs: Ruleset, text: str) -> tuple[Card, ...]:
@@ -136,7 +143,7 @@ def _wild_rich_hands(rs: Ruleset, size: int, n: int, seed: int) -> list[tuple[Ca
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", POOLED)
+@pytest.mark.parametrize("name", [*POOLED, "house-always-wild-twos"])
 def test_pooled_search_agrees_with_the_named_search(name: str) -> None:
     rs = ruleset(name)
     solver = Solver(rs)
