@@ -363,8 +363,10 @@ class Solver:
         :meth:`HandSearch.real` names them (the real Jokers first).
         """
         found = self._pooled_input(given, gain)
-        if found is None:
-            return None
+        return None if found is None else self._pool_hand_search(given, found)
+
+    def _pool_hand_search(self, given: Multiset, found: tuple[Multiset, list[tuple[Multiset, int]]]) -> HandSearch:
+        """The :class:`HandSearch` of :meth:`_pooled_input`'s cards and candidates."""
         return HandSearch(given, found[0], found[1], order=self.order, joker=self.deck.joker_code, clock=self._clock,
                           pooled=self._pool)
 
@@ -661,8 +663,7 @@ class Solver:
         else:
             if len(pooled[1]) <= _LIGHT_UP_TO:
                 return self._plain_search(*pooled, self._pool)[0]
-            search = HandSearch(hand, *pooled, order=self.order, joker=self.deck.joker_code, clock=self._clock,
-                                pooled=self._pool)
+            search = self._pool_hand_search(hand, pooled)
         return search.solve(search.full)
 
     def _positive(self, cards: Multiset, gain: Callable[[Multiset], int | None], *, pooled: bool = False
