@@ -14,6 +14,12 @@ are generated from the shapes (sets by rank, runs by window, wilds where they
 may go) and every candidate is judged by the same matcher as ``loba check``,
 so the solver can never accept a meld the rules refuse.
 
+Wilds: where every card that can be wild counts as the Joker does, as a wild
+and in hand (2s and Jokers in ``mas-pagat``), a hand's wilds are searched as
+one pool: a 2 is one more Joker of the search and, apart, its right to stand
+as itself; the candidates hold Jokers in every wild's place, and the chosen
+melds name the pool's cards at the end (:meth:`Solver._pooled_search`).
+
 Ties: among arrangements of equal score the solver keeps the first it meets
 in that order: a card is kept in hand unless melding it is strictly better,
 and melds are tried in increasing order of their sorted cards.
@@ -853,16 +859,20 @@ class Solver:
         total = len(hand.given)
         keep = cards_kept(rs)
         stuck = hand.stuck()
+        if len(stuck) > 1 + keep or not hand.reaches(hand.full, total - 1 - keep):
+            # Fewer cards melded at best than going out needs: a discard takes a card away, which never lets
+            # more be melded (an arrangement without the card is one of the whole hand), so no discard helps.
+            return GoingOut(False, None, None)
         for code in discards(rs, hand.given):
             if code is None:  # no discard: the last meld empties the hand
-                if not stuck and hand.solve(hand.full) == total:
+                if not stuck and hand.reaches(hand.full, total):
                     return GoingOut(True, None, self._build(hand, hand.full))
                 continue
             if len(stuck) - (code in stuck) > keep:
                 continue  # more cards no meld can hold than may stay in hand
             key = hand.without(code)
             rest = hand.full if key is None else key
-            if hand.solve(rest) >= total - 1 - keep:
+            if hand.reaches(rest, total - 1 - keep):
                 return GoingOut(True, code, self._build(hand, rest, dropped=code))
         return GoingOut(False, None, None)
 

@@ -277,6 +277,31 @@ class HandSearch:
         hit = self.memo.get(key)
         if hit is not None and hit[2]:
             return hit[0]
+        self._relax_once()
+        if self._aspire:
+            return self._aspired(key)
+        return self._search(key, -1, self.bound(key))
+
+    def reaches(self, key: int, target: int) -> bool:
+        """Whether the greatest total gain within the free cards ``key`` is at least ``target``.
+
+        One search told to beat ``target - 1`` only: it prunes every option that
+        cannot get there, and where it gets there its value and choices are exact
+        (as :meth:`_aspired`'s), so :meth:`choice` reads the same arrangement as
+        after :meth:`solve`.
+        """
+        if target <= 0:
+            return True
+        if not key:
+            return False
+        hit = self.memo.get(key)
+        if hit is not None and hit[2]:
+            return hit[0] >= target
+        self._relax_once()
+        return self._search(key, target - 1, self.bound(key)) >= target
+
+    def _relax_once(self) -> None:
+        """On the first search of a large hand, the linear relaxation's bound (else the shares, tightened)."""
         if self._can_relax:
             self._can_relax = False
             if self._relax():
@@ -284,9 +309,6 @@ class HandSearch:
             else:  # pragma: no cover - HiGHS is a declared dependency
                 _tighten(self.share, self._packing)
                 self._reprice(self.share)
-        if self._aspire:
-            return self._aspired(key)
-        return self._search(key, -1, self.bound(key))
 
     def _aspired(self, key: int) -> int:
         """The exact value of ``key``, searched from just below its bound down (aspiration windows).
