@@ -637,13 +637,31 @@ class Solver:
             return self._best_discard_score(tuple(cards))
 
     def _best_discard_score(self, hand: Multiset) -> int:
-        total = sum(self.left_utility[c] for c in hand)
-        choices = discard_choices(self.rs, hand)
+        """The score after the best discard: the best, over the discards, of the rest's gain less the card's utility.
+
+        A discard's gain is at most the whole hand's (a card taken away never
+        lets more be melded), so the discards are tried from the card worth least
+        kept, and the search stops at one that even the whole hand's gain could
+        not make better than the best found.
+        """
+        lu = self.left_utility
+        total = sum(lu[c] for c in hand)
+        choices = sorted(discard_choices(self.rs, hand), key=lu.__getitem__)
         if self._plain_and_distinct(hand):
             solve, full, bit = self._bitmask_search(hand)
-            best = max(solve(full & ~bit[c]) - self.left_utility[c] for c in choices)
+            top = solve(full)
+            best = solve(full & ~bit[choices[0]]) - lu[choices[0]]
+            for c in choices[1:]:
+                if top - lu[c] <= best:
+                    break
+                best = max(best, solve(full & ~bit[c]) - lu[c])
             return self._score_of(total + best)
-        best = max(self._gain_of(minus_all(hand, ((c,),))) - self.left_utility[c] for c in choices)
+        top = self._gain_of(hand)
+        best = self._gain_of(minus_all(hand, ((choices[0],),))) - lu[choices[0]]
+        for c in choices[1:]:
+            if top - lu[c] <= best:
+                break
+            best = max(best, self._gain_of(minus_all(hand, ((c,),))) - lu[c])
         return self._score_of(total + best)
 
     def _gain_of(self, hand: Multiset) -> int:
@@ -889,11 +907,15 @@ class Solver:
 
     def _best_discard(self, cards: Multiset) -> tuple[Card, Arrangement]:
         hand = self._search(cards, self._gain_or_none, pooled=True)
+        top = hand.solve(hand.full)  # no discard's rest can gain more (a card taken away never lets more be melded)
         best: tuple[int, Card, int] | None = None
         for code in discard_choices(self.rs, hand.given):
+            utility = self.left_utility[code]
             key = hand.without(code)
             rest = hand.full if key is None else key
-            value = hand.solve(rest) - self.left_utility[code]
+            if best is not None and (top - utility <= best[0] or not hand.reaches(rest, best[0] + utility + 1)):
+                continue  # cannot do strictly better than the first best discard (ties go to the first)
+            value = hand.solve(rest) - utility
             if best is None or value > best[0]:
                 best = (value, code, rest)
         assert best is not None
