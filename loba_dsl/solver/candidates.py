@@ -369,10 +369,9 @@ class CandidateGenerator:
                     starts = held
                     for k in shifts:
                         starts &= held >> k
-                    found = starts
+                    live_runs |= starts
                     for k in shifts:
-                        found |= starts << k
-                    live_runs |= found
+                        live_runs |= starts << k
                     continue
                 for shift in self._suit_shifts:
                     mask = (held >> shift) & full
@@ -401,11 +400,11 @@ class CandidateGenerator:
         least size), else the shape's table and the wilds it may use, shifted
         above the ranks (part of the table's key).
         """
-        sets = []
+        sets: list[tuple[int, int]] = []
         for lo, distinct, limit in self._set_shapes:
             need = lo - min(n_wild, limit)
             sets.append((0, 0) if need <= 1 else (2 if distinct else 1, (128 - need) * self._low_bits))
-        runs = []
+        runs: list[tuple[int, tuple[int, ...], dict[int, int] | None, int]] = []
         for index, lo, limit in self._run_shapes:
             budget = min(n_wild, limit)
             if not budget and index in self._low_runs:

@@ -97,7 +97,7 @@ class SuitCanon:
         """Per order of the suits by content, the renaming as a table by card code (at most n_suits! of them)."""
         self._units = shape_units(deck)
 
-    def key(self, cards: Sequence[Card]) -> tuple[int, ...]:
+    def key(self, cards: Multiset) -> tuple[int, ...]:
         """A key of ``cards`` up to a renaming of the suits: equal keys exactly for renamings of each other.
 
         Per suit one integer of its cards' rank counts (:func:`shape_units`),
