@@ -577,12 +577,32 @@ class Solver:
             for t, key in enumerate(self._keys_with_jokers(part, jokers)):
                 gain = gains.get(key)
                 if gain is None:
-                    with self._running(budget, "scoring the hand"):
-                        gain = gains[key] = self._gain_of(part + (joker,) * t)  # the Joker is last in the order
+                    gain = gains[key] = self._live_part_gain(part + (joker,) * t, budget)  # (the Joker is last)
                 with_jokers.append(gain)
             best = [max(best[j - t] + with_jokers[t] for t in range(j + 1) if best[j - t] >= 0)
                     for j in range(jokers + 1)]
         return max(best)
+
+    def _live_part_gain(self, cards: Multiset, budget: BudgetLike | Clock) -> int:
+        """The best gain of ``cards`` (a part with some Jokers), that of its live cards (cached under them).
+
+        With fewer Jokers than the whole hand, a part's cards may not all be
+        live any more; the others are kept whatever the search chooses, so the
+        gain is that of the live ones, which other parts share.
+        """
+        live = self._live(cards)
+        if not live:
+            return 0
+        if len(live) == len(cards):
+            with self._running(budget, "scoring the hand"):
+                return self._gain_of(cards)
+        key = live if self._canon is None else self._canon.key(live)
+        gains = self._live_gains
+        gain = gains.get(key)
+        if gain is None:
+            with self._running(budget, "scoring the hand"):
+                gain = gains[key] = self._gain_of(live)
+        return gain
 
     def _keys_with_jokers(self, part: Multiset, jokers: int) -> list[Multiset]:
         """The keys of ``part`` (no Joker in it) with 0, 1, ... ``jokers`` Jokers added, in :attr:`_live_gains`."""
