@@ -477,16 +477,8 @@ class Solver:
         live = self._live(given)
         found = self._live_melds.get(live)
         if found is None:
-            # The best gain of these live cards, known from another hand whose live cards are a renaming of these
-            # (or from best_score): none means no meld of positive gain, so the search would meld nothing.
-            key = () if not live else live if self._canon is None else self._canon.key(live)
-            if key and self._live_gains.get(key) == 0:
-                found = self._live_melds[live] = ()
-            else:
-                with self._running(budget, "arranging the hand"):
-                    found = self._live_arrangement(live)
-                if key:
-                    self._live_gains[key] = sum(m.gain for m in found)  # the melds of the best arrangement
+            with self._running(budget, "arranging the hand"):
+                found = self._live_arrangement(live)
         return self._arranged(given, found)
 
     def _live_arrangement(self, live: Multiset) -> tuple[PlacedMeld, ...]:

@@ -381,7 +381,7 @@ class CandidateGenerator:
                         if found is None:
                             if len(table) >= MASK_TABLE_LIMIT:
                                 table.clear()
-                            found = table[key] = self._live_in_runs(index, mask, budget >> self._n_ranks)
+                            found = table[key] = self._live_in_runs(index, key)
                         live_runs |= found << shift
         if not (set_live or live_runs or n_wild):
             return 0
@@ -545,10 +545,21 @@ class CandidateGenerator:
                     break
         return tuple(merged)
 
-    def _live_in_runs(self, index: int, present: int, budget: int) -> int:
-        """The ranks of ``present`` (one suit) that a run candidate with up to ``budget`` wilds may use."""
+    def _live_in_runs(self, index: int, key: int) -> int:
+        """The ranks of one suit's held ranks that a run candidate with up to that many wilds may use.
+
+        ``key``: those ranks and the wilds above them, as in ``_run_groups``,
+        whose groups this is the union of (filled here if missing, for
+        :meth:`split` to find).
+        """
+        table = self._run_groups[index]
+        groups = table.get(key)
+        if groups is None:
+            if len(table) >= MASK_TABLE_LIMIT:
+                table.clear()
+            groups = table[key] = self._run_groups_of(index, key & self._full_suit, key >> self._n_ranks)
         live = 0
-        for group in self._run_groups_of(index, present, budget):
+        for group in groups:
             live |= group
         return live
 
