@@ -475,7 +475,7 @@ class CandidateGenerator:
                         if len(table) >= MASK_TABLE_LIMIT:
                             table.clear()
                         found = table[key] = self._run_groups_of(index, mask, budget)
-                    groups.extend(g << shift for g in found)
+                    groups += [g << shift for g in found] if shift else found
         # ... a set's in one rank (the ranks whose set could reach its least size).
         if self._set_shapes:
             rank, suit, set_natural, run_bit = self.rank, self.suit, self.set_natural, self._run_bit
@@ -503,8 +503,8 @@ class CandidateGenerator:
                     apart.append(m)
             apart.append(g)
             parts = apart
-        if len(parts) == 1 and not jokers:
-            return (live,), 0
+        if len(parts) == 1:
+            return ((live,), 0) if not jokers else ((tuple(naturals),), jokers)
         run_bit = self._run_bit
         out: dict[int, list[Card]] = {}
         for c in naturals:
