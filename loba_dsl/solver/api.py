@@ -49,7 +49,7 @@ from loba_dsl.solver.last_cards import cards_kept, discard_choices, discards, ma
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch, field_bits
-from loba_dsl.solver.symmetry import SuitCanon, suit_symmetric
+from loba_dsl.solver.symmetry import SHAPE_LIMIT, SuitCanon, suit_symmetric
 
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
@@ -152,7 +152,11 @@ class Solver:
         self.sign = self.objective.sign
         self.left_utility, self.meld_terms = self._terms()
         self._live = self.candidates.live
-        self._live_gains: dict[Multiset, int] = {}
+        self._live_shape = self.candidates.live_shape
+        self._live_gains: dict[tuple[int, ...], int] = {}
+        """A hand's live cards (those some candidate meld may use), or a part of them (with Jokers to share) -> the
+        best total gain of their melds (the best gain of those cards as a hand, either way).  Keyed by the cards
+        themselves, or where the suits are all alike by :meth:`SuitCanon.key` (the same for every renaming)."""
         self._canon: SuitCanon | None = SuitCanon(ruleset, self.candidates.ordered) if suit_symmetric(ruleset) else None
         """Where the ruleset treats every suit alike, the canonical renaming of the suits of a hand or a meld: the key
         of the caches of best gains and of melds' gains (an arrangement keeps the cards it was given)."""
@@ -161,8 +165,6 @@ class Solver:
         table = hand_table(ruleset)
         self._hand_values: tuple[int, ...] | None = None if table is None else tuple(ruleset.hand_values[table])
         """The round formula's hand table, per card code (``None``: the formula values no hand)."""
-        """A hand's live cards (those some candidate meld may use), or a part of them -> the best total gain of
-        their melds (the best gain of those cards as a hand, either way)."""
         self._gains: dict[Multiset, tuple[int, Reading] | None] = {}
         self._gain_values: dict[Multiset, int | None] = {}
         self._value_by_meld: dict[Multiset, int | None] = {}
@@ -572,14 +574,26 @@ class Solver:
         searched over a bitmask of its cards.
         """
         utility = sum(map(self.left_utility.__getitem__, cards))
-        live = self._live(cards)
-        if live:
-            if self._canon is not None:
-                live = self._canon(live)  # the best gain is the same under any renaming of the suits
-            gain = self._live_gains.get(live)
-            if gain is None:
-                gain = self._live_gains[live] = self._split_gain(live, budget)
-            utility += gain
+        canon = self._canon
+        if canon is not None:
+            # Keyed by the live cards up to a renaming of the suits (the best gain is the same under any), read in
+            # the same pass that finds them.
+            key = self._live_shape(cards)
+            if key is None:  # too many cards for the counts' bits
+                live = self._live(cards)
+                key = canon.key(live) if live else ()
+            if key:
+                gain = self._live_gains.get(key)
+                if gain is None:
+                    gain = self._live_gains[key] = self._split_gain(self._live(cards), budget)
+                utility += gain
+        else:
+            live = self._live(cards)
+            if live:
+                gain = self._live_gains.get(live)
+                if gain is None:
+                    gain = self._live_gains[live] = self._split_gain(live, budget)
+                utility += gain
         objective = self.objective
         value = self.sign * utility + objective.linear.const
         return objective.wrap(value) if objective.wrap is not None else value
@@ -596,12 +610,11 @@ class Solver:
         canon = self._canon
         total = 0
         for part in parts:
-            if canon is not None:
-                part = canon(part)  # parts recur from hand to hand in other suits
-            gain = gains.get(part)
+            key = part if canon is None else canon.key(part)  # parts recur from hand to hand in other suits
+            gain = gains.get(key)
             if gain is None:
                 with self._running(budget, "scoring the hand"):
-                    gain = gains[part] = self._gain_of(part)
+                    gain = gains[key] = self._gain_of(part)
             total += gain
         return total
 
@@ -615,21 +628,48 @@ class Solver:
         gains = self._live_gains
         joker = self.deck.joker_code
         best = [0] + [-1] * jokers  # best[j]: the parts so far with j Jokers among them (gains are never negative)
-        canon = self._canon
         for part in parts:
-            if canon is not None:
-                part = canon(part)  # a part's gain is the same under any renaming of the suits
             with_jokers = []
-            for t in range(jokers + 1):
-                key = part + (joker,) * t  # the Joker is last in the processing order
+            for t, key in enumerate(self._keys_with_jokers(part, jokers)):
                 gain = gains.get(key)
                 if gain is None:
-                    with self._running(budget, "scoring the hand"):
-                        gain = gains[key] = self._gain_of(key)
+                    gain = gains[key] = self._live_part_gain(part + (joker,) * t, budget)  # (the Joker is last)
                 with_jokers.append(gain)
             best = [max(best[j - t] + with_jokers[t] for t in range(j + 1) if best[j - t] >= 0)
                     for j in range(jokers + 1)]
         return max(best)
+
+    def _live_part_gain(self, cards: Multiset, budget: BudgetLike | Clock) -> int:
+        """The best gain of ``cards`` (a part with some Jokers), that of its live cards (cached under them).
+
+        With fewer Jokers than the whole hand, a part's cards may not all be
+        live any more; the others are kept whatever the search chooses, so the
+        gain is that of the live ones, which other parts share.
+        """
+        live = self._live(cards)
+        if not live:
+            return 0
+        if len(live) == len(cards):
+            with self._running(budget, "scoring the hand"):
+                return self._gain_of(cards)
+        key = live if self._canon is None else self._canon.key(live)
+        gains = self._live_gains
+        gain = gains.get(key)
+        if gain is None:
+            with self._running(budget, "scoring the hand"):
+                gain = gains[key] = self._gain_of(live)
+        return gain
+
+    def _keys_with_jokers(self, part: Multiset, jokers: int) -> list[Multiset]:
+        """The keys of ``part`` (no Joker in it) with 0, 1, ... ``jokers`` Jokers added, in :attr:`_live_gains`."""
+        canon = self._canon
+        joker = self.deck.joker_code
+        if canon is None:
+            return [part + (joker,) * t for t in range(jokers + 1)]
+        if len(part) + jokers >= SHAPE_LIMIT:
+            return [canon.key(part + (joker,) * t) for t in range(jokers + 1)]
+        suits = canon.key(part)[:-1]  # the Jokers' count is the last slot of a key
+        return [(*suits, t) for t in range(jokers + 1)]
 
     def best_discard_score(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> int:
         """The score after the best discard (as ``best_discard(cards)[1].score``, without building it)."""

@@ -21,6 +21,7 @@ from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.melds.matcher import CompiledShape
 from loba_dsl.rules.model import Wilds
 from loba_dsl.solver.multisets import Multiset, combos, submultisets
+from loba_dsl.solver.symmetry import SHAPE_LIMIT, shape_units
 
 __all__ = ["CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit", "window_positions"]
 
@@ -167,6 +168,20 @@ class CandidateGenerator:
             (self.suit[c], 1 << self.rank[c] if self.rank[c] >= 0 else 0, self.rank[c], self.set_natural[c],
              self.wild_capable[c]) for c in range(deck.n_codes))
         """Per card code: its suit, its rank's bit, its rank, whether a set holds it natural, whether it can be wild."""
+        self._set_cells = stride * n_suits
+        self._wild_cell = 1 << (self._set_cells + 8 * n_ranks)
+        self._live_bit = tuple(self._run_bit[c] | self._set_live_bit[c] << self._set_cells
+                               | (self._wild_cell if self.wild_capable[c] else 0) for c in range(deck.n_codes))
+        """Per card code, its cells among a hand's live cells (:meth:`_live_mask`): its run bit (``_run_bit``),
+        its set bit (``_set_live_bit``) above them, and one bit above both if it can be wild (always live)."""
+        self._position = tuple(self.order[c] for c in range(deck.n_codes))
+        """Per card code, its place in the processing order."""
+        self._shape_units = shape_units(deck)
+        self._n_ranks, self._n_suits = n_ranks, n_suits
+        self._full_suit = (1 << n_ranks) - 1
+        self._live_plans = tuple(self._live_plan(w) for w in range(max(
+            (limit for *_, limit in (*self._set_shapes, *self._run_shapes)), default=0) + 1))
+        """Per count of wilds held (the last for that many or more), the steps of :meth:`_live_mask`."""
 
     def ordered(self, cards: Sequence[Card]) -> Multiset:
         order = self.order
@@ -282,62 +297,121 @@ class CandidateGenerator:
         cards with the others kept.  The run part is read from a table per
         shape, filled once per (ranks of one suit present, wilds usable).
         """
-        run_bit, suit_bit, count = self._run_bit, self._suit_bit, self._count
-        held = suits = counts = 0
+        mask = self._live_mask(cards)
+        if not mask:
+            return ()
+        live_bit = self._live_bit
+        out = [c for c in cards if live_bit[c] & mask]
+        out.sort(key=self._position.__getitem__)
+        return tuple(out)
+
+    def live_shape(self, cards: Sequence[Card]) -> tuple[int, ...] | None:
+        """:meth:`SuitCanon.key <loba_dsl.solver.symmetry.SuitCanon.key>` of :meth:`live` ``(cards)``, in one pass.
+
+        ``()`` when no card is live; ``None`` for a hand of
+        :data:`~loba_dsl.solver.symmetry.SHAPE_LIMIT` cards or more (key its
+        live cards with :meth:`SuitCanon.key` itself).
+        """
+        if len(cards) >= SHAPE_LIMIT:
+            return None
+        mask = self._live_mask(cards)
+        if not mask:
+            return ()
+        live_bit, units = self._live_bit, self._shape_units
+        acc = [0] * (self._n_suits + 1)
+        for c in cards:
+            if live_bit[c] & mask:
+                s, u = units[c]
+                acc[s] += u
+        jokers = acc.pop()
+        acc.sort()
+        acc.append(jokers)
+        return tuple(acc)
+
+    def _live_mask(self, cards: Sequence[Card]) -> int:
+        """The cells of the live cards of ``cards`` (as :data:`_live_bit` gives a card's), or 0: none is live."""
+        run_bit, count = self._run_bit, self._count
+        held = counts = 0
         for c in cards:
             held |= run_bit[c]
-            suits |= suit_bit[c]
             counts += count[c]
         n_wild = counts >> self._wild_shift
+        plans = self._live_plans
+        set_steps, run_steps = plans[n_wild if n_wild < len(plans) else -1]
         set_live = 0  # per rank, the top bit of its byte: a set of that rank could be made
         if counts:
             counts &= self._count_mask
-            spread = 0
-            for lo, distinct, limit in self._set_shapes:
-                need = lo - min(n_wild, limit)
-                if need <= 1:
+            spread = -1
+            for how, add in set_steps:
+                if not how:
                     # A card of the rank is enough: every rank held in a set-natural card.
                     set_live |= ((counts | (counts >> 1) | (counts >> 2) | (counts >> 3) | (counts >> 4)
                                   | (counts >> 5) | (counts >> 6)) & self._low_bits) << 7
                     continue
-                if distinct:
-                    if not spread:  # suits held, per rank: the bit count of each byte
+                enough = (counts + add) & self._high_bits
+                if how == 2 and enough:  # suits distinct (never more suits than copies: no rank else)
+                    if spread < 0:  # suits held, per rank: the bit count of each byte
+                        suit_bit = self._suit_bit
+                        suits = 0
+                        for c in cards:
+                            suits |= suit_bit[c]
                         x = suits - ((suits >> 1) & self._m1)
                         x = (x & self._m2) + ((x >> 2) & self._m2)
                         spread = (x + (x >> 4)) & self._m4
-                    set_live |= (spread + (128 - need) * self._low_bits) & self._high_bits
-                else:
-                    set_live |= (counts + (128 - need) * self._low_bits) & self._high_bits
+                    enough = (spread + add) & self._high_bits
+                set_live |= enough
         live_runs = 0
-        n_ranks = self.deck.n_ranks
         if held:
-            full = (1 << n_ranks) - 1
-            for index, lo, limit in self._run_shapes:
-                budget = min(n_wild, limit)
-                if not budget and index in self._low_runs:
+            full = self._full_suit
+            for index, shifts, table, budget in run_steps:
+                if table is None:
                     # No wild: the windows held whole, all suits at once (a clear bit between suits).
                     starts = held
-                    for k in range(1, lo):
+                    for k in shifts:
                         starts &= held >> k
-                    for k in range(lo):
+                    live_runs |= starts
+                    for k in shifts:
                         live_runs |= starts << k
                     continue
-                table = self._run_live[index]
                 for shift in self._suit_shifts:
                     mask = (held >> shift) & full
                     if mask:
-                        key = mask | budget << n_ranks
+                        key = mask | budget
                         found = table.get(key)
                         if found is None:
                             if len(table) >= MASK_TABLE_LIMIT:
                                 table.clear()
-                            found = table[key] = self._live_in_runs(index, mask, budget)
+                            found = table[key] = self._live_in_runs(index, key)
                         live_runs |= found << shift
         if not (set_live or live_runs or n_wild):
-            return ()
-        in_set, wild_capable = self._set_live_bit, self.wild_capable
-        out = [c for c in cards if run_bit[c] & live_runs or in_set[c] & set_live or wild_capable[c]]
-        return self.ordered(out)
+            return 0
+        return live_runs | set_live << self._set_cells | self._wild_cell
+
+
+    def _live_plan(self, n_wild: int) -> tuple[tuple[tuple[int, int], ...],
+                                                tuple[tuple[int, tuple[int, ...], dict[int, int] | None, int], ...]]:
+        """The steps of :meth:`_live_mask` for a hand of ``n_wild`` wilds.
+
+        Per set shape (how, addend): 0 any card of the rank; else 1 (copies) or
+        2 (suits) reaching the shape's least size less its wilds, which adding
+        ``addend`` carries into the top bit of each rank's byte.  Per run
+        shape (index, shifts, table, budget): ``table`` None for windows held
+        whole (no wild, ranks in order from the lowest: ``shifts`` 1 up to its
+        least size), else the shape's table and the wilds it may use, shifted
+        above the ranks (part of the table's key).
+        """
+        sets: list[tuple[int, int]] = []
+        for lo, distinct, limit in self._set_shapes:
+            need = lo - min(n_wild, limit)
+            sets.append((0, 0) if need <= 1 else (2 if distinct else 1, (128 - need) * self._low_bits))
+        runs: list[tuple[int, tuple[int, ...], dict[int, int] | None, int]] = []
+        for index, lo, limit in self._run_shapes:
+            budget = min(n_wild, limit)
+            if not budget and index in self._low_runs:
+                runs.append((index, tuple(range(1, lo)), None, 0))
+            else:
+                runs.append((index, (), self._run_live[index], budget << self._n_ranks))
+        return tuple(sets), tuple(runs)
 
     def live_parts(self, cards: Sequence[Card]) -> tuple[Multiset, ...]:
         """The live cards of ``cards`` split into parts no candidate meld crosses (see :meth:`live_split`).
@@ -372,7 +446,7 @@ class CandidateGenerator:
         if not live:
             return (), 0
         info = self._card_info
-        present = [0] * self.deck.n_suits
+        present = [0] * self._n_suits
         jokers = 0
         naturals: list[Card] = []
         for c in live:
@@ -388,7 +462,7 @@ class CandidateGenerator:
             return (live,), 0
         # Groups of cells (a bit per suit and rank, as in ``_run_bit``) that one candidate's naturals lie in:
         # a run's in one window the wilds can fill (unions of such windows) ...
-        n_ranks = self.deck.n_ranks
+        n_ranks = self._n_ranks
         groups: list[int] = []
         for index, _, limit in self._run_shapes:
             budget = min(jokers, limit)
@@ -401,7 +475,7 @@ class CandidateGenerator:
                         if len(table) >= MASK_TABLE_LIMIT:
                             table.clear()
                         found = table[key] = self._run_groups_of(index, mask, budget)
-                    groups.extend(g << shift for g in found)
+                    groups += [g << shift for g in found] if shift else found
         # ... a set's in one rank (the ranks whose set could reach its least size).
         if self._set_shapes:
             rank, suit, set_natural, run_bit = self.rank, self.suit, self.set_natural, self._run_bit
@@ -429,8 +503,8 @@ class CandidateGenerator:
                     apart.append(m)
             apart.append(g)
             parts = apart
-        if len(parts) == 1 and not jokers:
-            return (live,), 0
+        if len(parts) == 1:
+            return ((live,), 0) if not jokers else ((tuple(naturals),), jokers)
         run_bit = self._run_bit
         out: dict[int, list[Card]] = {}
         for c in naturals:
@@ -471,10 +545,21 @@ class CandidateGenerator:
                     break
         return tuple(merged)
 
-    def _live_in_runs(self, index: int, present: int, budget: int) -> int:
-        """The ranks of ``present`` (one suit) that a run candidate with up to ``budget`` wilds may use."""
+    def _live_in_runs(self, index: int, key: int) -> int:
+        """The ranks of one suit's held ranks that a run candidate with up to that many wilds may use.
+
+        ``key``: those ranks and the wilds above them, as in ``_run_groups``,
+        whose groups this is the union of (filled here if missing, for
+        :meth:`split` to find).
+        """
+        table = self._run_groups[index]
+        groups = table.get(key)
+        if groups is None:
+            if len(table) >= MASK_TABLE_LIMIT:
+                table.clear()
+            groups = table[key] = self._run_groups_of(index, key & self._full_suit, key >> self._n_ranks)
         live = 0
-        for group in self._run_groups_of(index, present, budget):
+        for group in groups:
             live |= group
         return live
 

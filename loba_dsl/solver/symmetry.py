@@ -11,17 +11,38 @@ only in their suits share the answer.
 :func:`suit_symmetric` checks the data (the card tables, per card code) under
 two renamings that generate them all: swapping the first two suits, and
 shifting every suit by one.
+
+The cache key is cheaper than the image itself: :meth:`SuitCanon.key`, per
+suit one integer of its rank counts, the suits' integers sorted (see
+:func:`shape_units`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from loba_dsl.cards.deck import Card
+from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.multisets import Multiset
 
-__all__ = ["SuitCanon", "suit_symmetric"]
+__all__ = ["SHAPE_BITS", "SHAPE_LIMIT", "SuitCanon", "shape_units", "suit_symmetric"]
+
+SHAPE_BITS = 4
+"""Bits per rank in a suit's integer of :meth:`SuitCanon.key`: a count of copies up to 15."""
+
+SHAPE_LIMIT = 1 << SHAPE_BITS
+"""Multisets of fewer cards than this have their key made of rank counts (no count can overflow its bits)."""
+
+
+def shape_units(deck: Deck) -> tuple[tuple[int, int], ...]:
+    """Per card code, where it counts in a key of :meth:`SuitCanon.key`: (slot, amount).
+
+    A card of suit ``s`` and rank ``r`` adds ``1 << (SHAPE_BITS * r)`` to slot
+    ``s`` (its suit's integer of rank counts); a Joker adds one to the last
+    slot, ``n_suits``.
+    """
+    return tuple((deck.n_suits, 1) if c == deck.joker_code else (deck.suit_of(c), 1 << (SHAPE_BITS * deck.rank_of(c)))
+                 for c in range(deck.n_codes))
 
 
 def _renamings(rs: Ruleset) -> list[tuple[Card, ...]]:
@@ -74,6 +95,31 @@ class SuitCanon:
         self._identity = tuple(range(deck.n_codes))
         self._maps: dict[tuple[int, ...], tuple[Card, ...]] = {tuple(range(deck.n_suits)): self._identity}
         """Per order of the suits by content, the renaming as a table by card code (at most n_suits! of them)."""
+        self._units = shape_units(deck)
+
+    def key(self, cards: Multiset) -> tuple[int, ...]:
+        """A key of ``cards`` up to a renaming of the suits: equal keys exactly for renamings of each other.
+
+        Per suit one integer of its cards' rank counts (:func:`shape_units`),
+        the suits' integers sorted, then the number of Jokers.  Two multisets
+        whose sorted integers agree are renamings of each other (rename each
+        suit to the one whose integer it matches) and a renaming only permutes
+        the integers.  A multiset of :data:`SHAPE_LIMIT` cards or more (a count
+        could overflow its bits) is keyed ``(-1, *image)`` by its canonical
+        image (:meth:`__call__`; ``cards`` in the processing order), which no
+        key of counts starts with.
+        """
+        if len(cards) >= SHAPE_LIMIT:
+            return (-1, *self.renamed(cards)[0])
+        units = self._units
+        acc = [0] * (self._n_suits + 1)
+        for c in cards:
+            s, u = units[c]
+            acc[s] += u
+        jokers = acc.pop()
+        acc.sort()
+        acc.append(jokers)
+        return tuple(acc)
 
     def __call__(self, cards: Multiset) -> Multiset:
         return self.renamed(cards)[0]
