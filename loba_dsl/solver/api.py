@@ -687,21 +687,23 @@ class Solver:
         lu = self.left_utility
         total = sum(lu[c] for c in hand)
         choices = sorted(discard_choices(self.rs, hand), key=lu.__getitem__)
+        rest_gain: Callable[[Card], int]
         if self._plain_and_distinct(hand):
             solve, full, bit = self._bitmask_search(hand)
             top = solve(full)
-            best = solve(full & ~bit[choices[0]]) - lu[choices[0]]
-            for c in choices[1:]:
-                if top - lu[c] <= best:
-                    break
-                best = max(best, solve(full & ~bit[c]) - lu[c])
-            return self._score_of(total + best)
-        top = self._gain_of(hand)
-        best = self._gain_of(minus_all(hand, ((choices[0],),))) - lu[choices[0]]
+
+            def rest_gain(c: Card) -> int:
+                return solve(full & ~bit[c])
+        else:
+            top = self._gain_of(hand)
+
+            def rest_gain(c: Card) -> int:
+                return self._gain_of(minus_all(hand, ((c,),)))
+        best = rest_gain(choices[0]) - lu[choices[0]]
         for c in choices[1:]:
             if top - lu[c] <= best:
                 break
-            best = max(best, self._gain_of(minus_all(hand, ((c,),))) - lu[c])
+            best = max(best, rest_gain(c) - lu[c])
         return self._score_of(total + best)
 
     def _gain_of(self, hand: Multiset) -> int:
