@@ -21,7 +21,7 @@ from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.melds.matcher import CompiledShape
 from loba_dsl.rules.model import Wilds
 from loba_dsl.solver.multisets import Multiset, combos, submultisets
-from loba_dsl.solver.symmetry import SHAPE_LIMIT, shape_units
+from loba_dsl.solver.symmetry import SHAPE_LIMIT, shape_key, shape_units
 
 __all__ = ["CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit", "window_positions"]
 
@@ -323,10 +323,7 @@ class CandidateGenerator:
             if live_bit[c] & mask:
                 s, u = units[c]
                 acc[s] += u
-        jokers = acc.pop()
-        acc.sort()
-        acc.append(jokers)
-        return tuple(acc)
+        return shape_key(acc)
 
     def _live_mask(self, cards: Sequence[Card]) -> int:
         """The cells of the live cards of ``cards`` (as :data:`_live_bit` gives a card's), or 0: none is live."""

@@ -25,7 +25,7 @@ from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.multisets import Multiset
 
-__all__ = ["SHAPE_BITS", "SHAPE_LIMIT", "SuitCanon", "shape_units", "suit_symmetric"]
+__all__ = ["SHAPE_BITS", "SHAPE_LIMIT", "SuitCanon", "shape_key", "shape_units", "suit_symmetric"]
 
 SHAPE_BITS = 4
 """Bits per rank in a suit's integer of :meth:`SuitCanon.key`: a count of copies up to 15."""
@@ -43,6 +43,17 @@ def shape_units(deck: Deck) -> tuple[tuple[int, int], ...]:
     """
     return tuple((deck.n_suits, 1) if c == deck.joker_code else (deck.suit_of(c), 1 << (SHAPE_BITS * deck.rank_of(c)))
                  for c in range(deck.n_codes))
+
+
+def shape_key(slots: list[int]) -> tuple[int, ...]:
+    """The key of :meth:`SuitCanon.key` from the sums of :func:`shape_units` (``slots``, changed in place).
+
+    The suits' integers sorted, then the Jokers' count (the last slot).
+    """
+    jokers = slots.pop()
+    slots.sort()
+    slots.append(jokers)
+    return tuple(slots)
 
 
 def _renamings(rs: Ruleset) -> list[tuple[Card, ...]]:
@@ -116,10 +127,7 @@ class SuitCanon:
         for c in cards:
             s, u = units[c]
             acc[s] += u
-        jokers = acc.pop()
-        acc.sort()
-        acc.append(jokers)
-        return tuple(acc)
+        return shape_key(acc)
 
     def __call__(self, cards: Multiset) -> Multiset:
         return self.renamed(cards)[0]
