@@ -15,7 +15,7 @@ may go) and every candidate is judged by the same matcher as ``loba check``,
 so the solver can never accept a meld the rules refuse.
 
 Wilds: where every card that can be wild counts as the Joker does, as a wild
-and in hand (2s and Jokers in ``mas-pagat``), a hand's wilds are searched as
+and in hand (2s and Jokers wild alike, a 2 also its natural self), a hand's wilds are searched as
 one pool: a 2 is one more Joker of the search and, apart, its right to stand
 as itself; the candidates hold Jokers in every wild's place, and the chosen
 melds name the pool's cards at the end (:meth:`Solver._pooled_search`).
