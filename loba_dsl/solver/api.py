@@ -915,9 +915,11 @@ class Solver:
         rs = self.rs
         if not may_go_out(rs, laid_before=opened):
             return GoingOut(False, None, None)
+        keep = cards_kept(rs)
+        if len(cards) - len(self._live(cards)) > 1 + keep:
+            return GoingOut(False, None, None)  # more cards that no candidate can hold than may leave unmelded
         hand = self._search(cards, self._count_if_legal, pooled=True)
         total = len(hand.given)
-        keep = cards_kept(rs)
         stuck = hand.stuck()
         if len(stuck) > 1 + keep or not hand.reaches(hand.full, total - 1 - keep):
             # Fewer cards melded at best than going out needs: a discard takes a card away, which never lets
