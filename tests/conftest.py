@@ -5,11 +5,16 @@ modules as a whole, the brute-force cross-checks of the solver, and the few test
 processes (the cold-cache race, the README's examples).  ``make test`` runs everything.
 
 Also points ``LOBA_CACHE_DIR`` at a folder of the test session for every test module (``_fresh_cache``),
-so that no test reads a stale compiled ruleset from ``~/.cache``.
+so that no test reads a stale compiled ruleset from ``~/.cache``, and, for the whole run, at a temporary
+folder (:func:`pytest_configure`): the doctests of ``loba_dsl`` and ``loba_service`` lie outside ``tests/``,
+where no fixture of this file reaches them.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -26,6 +31,24 @@ SLOW_NAMES = (
     "same_seed_same_figures",
     "another_seed_deals",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A cache folder for the whole run (removed at its end), unless one is set already.
+
+    Once a test has run the ``loba`` command in this process the disk cache stays on, and the doctests
+    that run after ``tests/`` would otherwise compile into ``~/.cache/loba-dsl``.
+    """
+    if os.environ.get("LOBA_CACHE_DIR"):
+        return
+    folder = tempfile.mkdtemp(prefix="loba-cache-")  # a folder only this user may write, as the cache wants
+    os.environ["LOBA_CACHE_DIR"] = folder
+
+    def cleanup() -> None:
+        os.environ.pop("LOBA_CACHE_DIR", None)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    config.add_cleanup(cleanup)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
