@@ -49,7 +49,7 @@ from loba_dsl.solver.last_cards import cards_kept, discard_choices, discards, ma
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch, field_bits
-from loba_dsl.solver.symmetry import SHAPE_LIMIT, SuitCanon, suit_symmetric
+from loba_dsl.solver.symmetry import SHAPE_LIMIT, SuitCanon, shape_units, suit_symmetric
 
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
@@ -161,6 +161,9 @@ class Solver:
         """Where the ruleset treats every suit alike, the canonical renaming of the suits of a hand or a meld: the key
         of the caches of best gains and of melds' gains (an arrangement keeps the cards it was given)."""
         self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
+        self._melds_by_shape: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[PlacedMeld, ...]]] = {}
+        """:meth:`_ordered_shape`'s key -> the suits held and the melds of the first hand met with it."""
+        self._shape_units = shape_units(self.deck)
         """A hand's live cards -> the melds of their best arrangement."""
         table = hand_table(ruleset)
         self._hand_values: tuple[int, ...] | None = None if table is None else tuple(ruleset.hand_values[table])
@@ -198,8 +201,8 @@ class Solver:
             return
         clock = budget if isinstance(budget, Clock) else (
             self.budget if budget is None else as_budget(budget)).start(what)
-        if len(self._gains) + len(self._live_melds) > CACHE_LIMIT:
-            for readings in (self._gains, self._live_melds):
+        if len(self._gains) + len(self._live_melds) + len(self._melds_by_shape) > CACHE_LIMIT:
+            for readings in (self._gains, self._live_melds, self._melds_by_shape):
                 readings.clear()
         values: tuple[dict[Multiset, Any], ...] = (
             self._value_by_meld, self._gain_values, self._live_gains, self._swaps, self._class_naturals)
@@ -221,7 +224,7 @@ class Solver:
     def clear_caches(self) -> None:
         """Forget every meld's cached gain (the answers stay the same; they are worked out again)."""
         for cache in (self._gains, self._gain_values, self._value_by_meld, self._swaps, self._class_naturals,
-                      self._live_gains, self._live_melds):
+                      self._live_gains, self._live_melds, self._melds_by_shape):
             cache.clear()
 
     # ------------------------------------------------------------ objective pieces
@@ -550,20 +553,70 @@ class Solver:
 
         The cards no candidate meld can use do not change the search (they are
         kept whatever it chooses), so the melds depend on the live cards alone,
-        and hands that share them share the answer.
+        and hands that share them share the answer; so do hands whose live cards
+        only rename their suits in order, where the suits are alike
+        (:meth:`_ordered_shape`).
         """
         found = self._live_melds.get(live)
         if found is None:
             if live and self._may_meld(live):
-                found = self._light_arrangement(live)
-                if found is None:
-                    hand = self._search(live, self._gain_or_none, pooled=True)
-                    hand.solve(hand.full)
-                    found = self._chosen(hand, hand.full)
+                shape = self._ordered_shape(live)
+                seen = None if shape is None else self._melds_by_shape.get(shape[0])
+                if seen is not None:
+                    assert shape is not None
+                    found = self._renamed_melds(seen, shape[1])
+                else:
+                    found = self._light_arrangement(live)
+                    if found is None:
+                        hand = self._search(live, self._gain_or_none, pooled=True)
+                        hand.solve(hand.full)
+                        found = self._chosen(hand, hand.full)
+                    if shape is not None:
+                        self._melds_by_shape[shape[0]] = (shape[1], found)
             else:
                 found = ()
             self._live_melds[live] = found
         return found
+
+    def _ordered_shape(self, live: Multiset) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """A key of ``live`` up to a renaming of its suits that keeps their order, and the suits it holds.
+
+        Per suit held, in the suits' order, one integer of its rank counts (as
+        :meth:`SuitCanon.key`'s, unsorted), then the Jokers.  Hands with equal keys
+        are such renamings of each other (the i-th suit held of one is the i-th of
+        the other), and the search of either is the other's renamed: every order it
+        follows (the cards by suit then rank, the candidates, the melds of a first
+        card) keeps the order of the suits.  ``None`` where the ruleset singles out a
+        suit, or for a hand too large for the counts.
+        """
+        if self._canon is None or len(live) >= SHAPE_LIMIT:
+            return None
+        units = self._shape_units
+        slots = [0] * (self.deck.n_suits + 1)
+        for c in live:
+            s, u = units[c]
+            slots[s] += u
+        jokers = slots.pop()
+        suits = tuple(s for s, n in enumerate(slots) if n)
+        return (*(slots[s] for s in suits), jokers), suits
+
+    def _renamed_melds(self, seen: tuple[tuple[int, ...], tuple[PlacedMeld, ...]],
+                       suits: tuple[int, ...]) -> tuple[PlacedMeld, ...]:
+        """The melds of a hand with other suits, renamed to ``suits`` (the suits this hand holds, in order)."""
+        held, melds = seen
+        if held == suits:
+            return melds
+        deck = self.deck
+        joker = deck.joker_code
+        to = dict(zip(held, suits, strict=True))
+        out: list[PlacedMeld] = []
+        for m in melds:
+            cards = self._sorted([c if c == joker else deck.code(deck.rank_of(c), to[deck.suit_of(c)])
+                                  for c in m.cards])
+            read = self.gain(cards)
+            assert read is not None, "a renamed meld is legal where the suits are alike"
+            out.append(PlacedMeld(cards, read[1], read[0]))
+        return tuple(out)
 
     def best_score(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> int:
         """Just the score of the best arrangement (as ``arrange(cards).score``, without building it).
