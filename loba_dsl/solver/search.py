@@ -29,13 +29,16 @@ from loba_dsl.solver.multisets import Multiset
 
 __all__ = ["BITS", "Candidate", "HandSearch", "field_bits"]
 
-_LP_FROM = 200
+_LP_FROM = 100
 """Hands with more candidate melds than this get their bound from the linear relaxation (HiGHS), at once.
 
 Measured on 25-card hands of two decks with 2s and Jokers wild (issue 11): the relaxation of a hand of
 200 to 2,000 candidates solves in 3 to 25 ms, and its bound is nearly always
 the best value itself, so a search from just below it (:meth:`HandSearch._aspired`)
-visits a few hundred states where the cheap bound needed thousands.
+visits a few hundred states where the cheap bound needed thousands.  Since the wilds are pooled and
+HiGHS runs without presolve, it pays from about 100 candidates: 60 such hands, arranged, cost 84.0M
+instructions a hand from 500, 60.7M from 200, 47.2M from 100, 45.8M from 50 (callgrind); 100 keeps
+HiGHS, and its import, away from hands of a dozen cards (none of 300 11-card ones reaches it).
 """
 
 _EPS = 1e-6
