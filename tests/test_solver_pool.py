@@ -4,7 +4,7 @@
 ``uruguay``) with every such card twice over: one more wild of a pool that fills the places of
 wilds (a Joker of the search), and the right to stand as its natural self.  The candidate melds fill every
 wild's place with a Joker, so melds that differed only in which wild stood where are one
-(``loba_dsl.solver.api.Solver._pooled_search``).
+(``loba_dsl.solver.api.Solver._pooled_input``).
 
 Where the expected values come from:
 

@@ -18,7 +18,7 @@ Wilds: where every card that can be wild counts as the Joker does, as a wild
 and in hand (2s and Jokers wild alike, a 2 also its natural self), a hand's wilds are searched as
 one pool: a 2 is one more Joker of the search and, apart, its right to stand
 as itself; the candidates hold Jokers in every wild's place, and the chosen
-melds name the pool's cards at the end (:meth:`Solver._pooled_search`).
+melds name the pool's cards at the end (:meth:`Solver._pooled_input`).
 
 Ties: among arrangements of equal score the solver keeps the first it meets
 in that order: a card is kept in hand unless melding it is strictly better,
@@ -49,7 +49,7 @@ from loba_dsl.solver.last_cards import cards_kept, discard_choices, discards, ma
 from loba_dsl.solver.multisets import Multiset, minus_all
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.search import HandSearch, field_bits
-from loba_dsl.solver.symmetry import SHAPE_LIMIT, SuitCanon, shape_units, suit_symmetric
+from loba_dsl.solver.symmetry import SHAPE_LIMIT, SuitCanon, suit_symmetric
 
 __all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld", "Solver"]
 
@@ -161,10 +161,9 @@ class Solver:
         """Where the ruleset treats every suit alike, the canonical renaming of the suits of a hand or a meld: the key
         of the caches of best gains and of melds' gains (an arrangement keeps the cards it was given)."""
         self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
-        self._melds_by_shape: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[PlacedMeld, ...]]] = {}
-        """:meth:`_ordered_shape`'s key -> the suits held and the melds of the first hand met with it."""
-        self._shape_units = shape_units(self.deck)
         """A hand's live cards -> the melds of their best arrangement."""
+        self._melds_by_shape: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[PlacedMeld, ...]]] = {}
+        """``SuitCanon.ordered_key`` of live cards -> the suits held and the melds of the first hand met with it."""
         table = hand_table(ruleset)
         self._hand_values: tuple[int, ...] | None = None if table is None else tuple(ruleset.hand_values[table])
         """The round formula's hand table, per card code (``None``: the formula values no hand)."""
@@ -183,7 +182,7 @@ class Solver:
         self._class_of = tuple(self._wild_class.get(c, -1) for c in range(deck.n_codes))
         """Each card's wild class (its representative card), or -1."""
         self._pool = self._pool_cards()
-        """The wild cards other than the Joker that a search may pool with the Jokers (see :meth:`_pooled`)."""
+        """The wild cards other than the Joker that a search may pool with the Jokers (see :meth:`_pooled_input`)."""
 
     # ------------------------------------------------------------ budgets
 
@@ -350,7 +349,7 @@ class Solver:
 
         Then any of them can take a Joker's place as a wild, at the same value
         there and in hand, so a search may hold them as one pool of wilds (see
-        :meth:`_pooled`).
+        :meth:`_pooled_input`).
         """
         joker = self.deck.joker_code
         cls = self._wild_class.get(joker)
@@ -359,23 +358,6 @@ class Solver:
             return frozenset()
         return frozenset(members)
 
-    def _pooled_search(self, given: Multiset, gain: Callable[[Multiset], int | None]) -> HandSearch | None:
-        """The search of a hand with its wilds held as one pool, or ``None`` (no card of the pool here).
-
-        Every card of the pool (:meth:`_pool_cards`: the 2s where Jokers and 2s
-        are wild alike) is searched twice over: as one more Joker (a wild of the
-        pool: the hand gets one Joker per such card) and as itself, the right to
-        stand as its natural self; a meld that holds it as itself uses up both
-        (``HandSearch(pooled=...)``).  The candidates fill every wild's place
-        with a Joker (``hand_candidates(pooled=True)``), so melds that differed
-        only in which wild stood where are one.  Exact: any card of the pool can
-        take a Joker's place as a wild at the same value there and in hand, and
-        every card of the pool not held as itself is free to be one;
-        :meth:`HandSearch.real` names them (the real Jokers first).
-        """
-        found = self._pooled_input(given, gain)
-        return None if found is None else self._pool_hand_search(given, found)
-
     def _pool_hand_search(self, given: Multiset, found: tuple[Multiset, list[tuple[Multiset, int]]]) -> HandSearch:
         """The :class:`HandSearch` of :meth:`_pooled_input`'s cards and candidates."""
         return HandSearch(given, found[0], found[1], order=self.order, joker=self.deck.joker_code, clock=self._clock,
@@ -383,7 +365,20 @@ class Solver:
 
     def _pooled_input(self, given: Multiset, gain: Callable[[Multiset], int | None]
                       ) -> tuple[Multiset, list[tuple[Multiset, int]]] | None:
-        """The cards searched (one more Joker per card of the pool) and the candidates, for :meth:`_pooled_search`."""
+        """The cards and candidates of a search of ``given`` with its wilds as one pool (``None``: no card of it).
+
+        Every card of the pool (:meth:`_pool_cards`: the 2s where Jokers and 2s
+        are wild alike) is searched twice over: as one more Joker (a wild of the
+        pool: the cards searched get one Joker per such card) and as itself, the
+        right to stand as its natural self; a meld that holds it as itself uses
+        up both (``HandSearch(pooled=...)``, :meth:`_pool_hand_search`).  The
+        candidates fill every wild's place with a Joker
+        (``hand_candidates(pooled=True)``), so melds that differed only in which
+        wild stood where are one.  Exact: any card of the pool can take a Joker's
+        place as a wild at the same value there and in hand, and every card of
+        the pool not held as itself is free to be one; :meth:`HandSearch.real`
+        names them (the real Jokers first).
+        """
         pool = self._pool
         n = 0
         for c in given:
@@ -502,11 +497,11 @@ class Solver:
     # ------------------------------------------------------------ search
 
     def _search(self, given: Multiset, gain: Callable[[Multiset], int | None], *, pooled: bool = False) -> HandSearch:
-        """The search of one hand, over its candidate melds of positive ``gain`` (its wilds pooled: :meth:`_pooled`)."""
+        """The search of one hand, over its candidate melds of positive ``gain`` (``pooled``: :meth:`_pooled_input`)."""
         if pooled:
-            search = self._pooled_search(given, gain)
-            if search is not None:
-                return search
+            found = self._pooled_input(given, gain)
+            if found is not None:
+                return self._pool_hand_search(given, found)
         cards = self._sorted(given)
         raw = self._positive(cards, gain)
         cards, raw, stand_ins = self.merge_pure_wilds(cards, raw)
@@ -516,7 +511,7 @@ class Solver:
     def _candidate_melds(self, cards: Multiset, *, pooled: bool = False) -> list[Multiset]:
         """The candidate melds of ``cards`` (sorted in the processing order), generated once per hand and call.
 
-        ``pooled``: with every wild's place filled by a Joker (:meth:`_pooled_search`).
+        ``pooled``: with every wild's place filled by a Joker (:meth:`_pooled_input`).
         """
         last = self._last_candidates
         if last is not None and last[0] == cards and last[1] == pooled:
@@ -555,12 +550,15 @@ class Solver:
         kept whatever it chooses), so the melds depend on the live cards alone,
         and hands that share them share the answer; so do hands whose live cards
         only rename their suits in order, where the suits are alike
-        (:meth:`_ordered_shape`).
+        (:meth:`SuitCanon.ordered_key <loba_dsl.solver.symmetry.SuitCanon.ordered_key>`).
         """
         found = self._live_melds.get(live)
         if found is None:
             if live and self._may_meld(live):
-                shape = self._ordered_shape(live)
+                # Hands whose live cards only rename their suits in order share one search: every order it
+                # follows (cards by suit then rank, the candidates, the options of a first card) keeps the
+                # order of the suits, so the tie rule gives the renamed melds.
+                shape = None if self._canon is None else self._canon.ordered_key(live)
                 seen = None if shape is None else self._melds_by_shape.get(shape[0])
                 if seen is not None:
                     assert shape is not None
@@ -577,28 +575,6 @@ class Solver:
                 found = ()
             self._live_melds[live] = found
         return found
-
-    def _ordered_shape(self, live: Multiset) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-        """A key of ``live`` up to a renaming of its suits that keeps their order, and the suits it holds.
-
-        Per suit held, in the suits' order, one integer of its rank counts (as
-        :meth:`SuitCanon.key`'s, unsorted), then the Jokers.  Hands with equal keys
-        are such renamings of each other (the i-th suit held of one is the i-th of
-        the other), and the search of either is the other's renamed: every order it
-        follows (the cards by suit then rank, the candidates, the melds of a first
-        card) keeps the order of the suits.  ``None`` where the ruleset singles out a
-        suit, or for a hand too large for the counts.
-        """
-        if self._canon is None or len(live) >= SHAPE_LIMIT:
-            return None
-        units = self._shape_units
-        slots = [0] * (self.deck.n_suits + 1)
-        for c in live:
-            s, u = units[c]
-            slots[s] += u
-        jokers = slots.pop()
-        suits = tuple(s for s, n in enumerate(slots) if n)
-        return (*(slots[s] for s in suits), jokers), suits
 
     def _renamed_melds(self, seen: tuple[tuple[int, ...], tuple[PlacedMeld, ...]],
                        suits: tuple[int, ...]) -> tuple[PlacedMeld, ...]:

@@ -566,7 +566,7 @@ class CandidateGenerator:
         ``pooled``: the places of wilds are all filled with Jokers, as many as the
         hand has cards that can be wild (less those the meld already holds as
         naturals), whichever those cards are: the candidates of a search that
-        holds its wilds as one pool (``Solver._pooled_search``).
+        holds its wilds as one pool (``Solver._pooled_input``).
         """
         counts = Counter(hand)
         pool = [(c, n) for c, n in sorted(counts.items(), key=lambda cn: self.order[cn[0]]) if self.wild_capable[c]]

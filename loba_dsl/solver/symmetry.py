@@ -122,12 +122,31 @@ class SuitCanon:
         """
         if len(cards) >= SHAPE_LIMIT:
             return (-1, *self.renamed(cards)[0])
+        return shape_key(self._slots(cards))
+
+    def ordered_key(self, cards: Multiset) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """A key of ``cards`` up to a renaming of the suits that keeps their order, and the suits they hold.
+
+        Per suit held, in the suits' order, its integer of rank counts (as
+        :meth:`key`'s, unsorted), then the number of Jokers: equal keys exactly
+        for multisets where the i-th suit held by one is renamed the i-th held by
+        the other.  ``None`` for :data:`SHAPE_LIMIT` cards or more.
+        """
+        if len(cards) >= SHAPE_LIMIT:
+            return None
+        slots = self._slots(cards)
+        jokers = slots.pop()
+        suits = tuple(s for s, n in enumerate(slots) if n)
+        return (*(slots[s] for s in suits), jokers), suits
+
+    def _slots(self, cards: Multiset) -> list[int]:
+        """The sums of :func:`shape_units` over ``cards``: per suit its rank counts, then the Jokers."""
         units = self._units
-        acc = [0] * (self._n_suits + 1)
+        slots = [0] * (self._n_suits + 1)
         for c in cards:
             s, u = units[c]
-            acc[s] += u
-        return shape_key(acc)
+            slots[s] += u
+        return slots
 
     def __call__(self, cards: Multiset) -> Multiset:
         return self.renamed(cards)[0]
