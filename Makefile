@@ -4,9 +4,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test test-fast lint wheel-check bench fuzz ci clean
+.PHONY: setup native run test test-fast lint wheel-check bench fuzz ci clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py $(wildcard loba_dsl/solver/*.c)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev,service]'
@@ -14,6 +14,11 @@ $(STAMP): pyproject.toml
 
 ## setup: create .venv and install loba-dsl (editable) with its test tools
 setup: $(STAMP)
+
+## native: rebuild the solver's C kernels in place (loba_dsl/solver/native_packing.c; `make setup` builds them too)
+native: setup
+	$(BIN)/python setup.py -q build_ext --inplace
+	$(BIN)/python -c "from loba_dsl.solver import packing; assert packing.NATIVE, 'the C kernels did not load'"
 
 ## run: set up, then check one meld with the default ruleset
 run: setup
@@ -36,13 +41,13 @@ lint: setup
 wheel-check: setup
 	bash .ci/wheel-check
 
-## bench: print the performance figures (bench_native compiles the C twin of the packing kernels: needs cc)
+## bench: print the performance figures
 bench: setup
 	$(BIN)/python benchmarks/bench_check.py
 	$(BIN)/python benchmarks/bench_solver.py --n 5000 --n-large 300 --n-40 40
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_cli.py
-	$(BIN)/python benchmarks/bench_native.py --n 5000
+	$(BIN)/python benchmarks/bench_native.py --n 5000 --n-large 100
 
 ## fuzz: the long fuzz run (1,000,000 inputs or an hour; FUZZ_ARGS="--count N --seconds S --seed K")
 FUZZ_ARGS ?= --count 1000000 --seconds 3600
@@ -53,4 +58,4 @@ fuzz: setup
 ci: test lint wheel-check
 
 clean:
-	rm -rf $(VENV) dist build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) dist build *.egg-info .pytest_cache .mypy_cache .ruff_cache loba_dsl/solver/*.so

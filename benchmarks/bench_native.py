@@ -1,14 +1,10 @@
-"""The C twin of the solver's packing kernels against the Python ones, side by side in one run (issue 11, item 6).
-
-The twin (``benchmarks/native/native_packing.c``) is compiled first, into a temporary folder, by
-``benchmarks/native/native_build.py`` (a C compiler and the Python headers are needed); the package
-itself stays pure Python.
+"""The solver's C packing kernels against the pure-Python ones, side by side in one run (issue 11, item 6).
 
 1. The kernels alone, on the searches the solver itself asks for: every plain search and bitmask
    search it runs on random 10-card menos hands and 25-card mas-pagat hands is recorded, then
    replayed through the C kernel and through the Python kernel.
 2. End to end: ``Solver.best_score`` and ``Solver.arrange`` on random hands, with the C kernels and
-   with the Python ones (the kernels swapped in the same process; a fresh Solver each run, so
+   with the Python ones (``packing.NATIVE`` switched in the same process; a fresh Solver each run, so
    the caches start empty).
 
 CPU time (time.process_time), the two sides interleaved, best of ``--repeat``.
@@ -20,11 +16,8 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from bench_solver import random_hands
@@ -34,12 +27,6 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.rules.loading import load
 from loba_dsl.solver import packing
 from loba_dsl.solver.api import Solver
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "native"))
-import native_build
-
-PURE = (packing.plain_search, packing.bitmask_search)
-"""The Python kernels, as the package has them."""
 
 PlainCall = tuple[int, int, Sequence[Sequence[tuple[int, int, int]]]]
 BitmaskCall = tuple[int, Sequence[Sequence[tuple[int, int]]], list[int]]
@@ -78,10 +65,11 @@ def collect(hands_of: Sequence[tuple[str, list[tuple[Card, ...]]]]) -> tuple[lis
     return plain, bitmask
 
 
-def replay(plain: list[PlainCall], bitmask: list[BitmaskCall], native: Any | None) -> int:
-    """Every recorded search through one kernel (C where ``native``); the checksum of the answers."""
-    # The C side as the solver would call it, fallbacks to Python and all.
-    plain_search, bitmask_search = (PURE if native is None else native_build.kernels(native))
+def replay(plain: list[PlainCall], bitmask: list[BitmaskCall], native: bool) -> int:
+    """Every recorded search through one kernel; the checksum of the answers."""
+    # The C side goes through packing's switch (NATIVE is on): as the solver calls it, fallbacks and all.
+    plain_search = packing.plain_search if native else packing.pure_plain_search
+    bitmask_search = packing.bitmask_search if native else packing.pure_bitmask_search
     total = 0
     for key, bits, by_first in plain:
         total += plain_search(key, bits, by_first)[0]
@@ -106,9 +94,9 @@ class Counter(Clock):
 def count_states(plain: list[PlainCall], bitmask: list[BitmaskCall]) -> int:
     clock = Counter(Budget(), "counting")
     for key, bits, by_first in plain:
-        PURE[0](key, bits, by_first, clock)
+        packing.pure_plain_search(key, bits, by_first, clock)
     for n, by_low, frees in bitmask:
-        solve = PURE[1](n, by_low, clock)
+        solve = packing.pure_bitmask_search(n, by_low, clock)
         for free in frees:
             solve(free)
     return clock.counted
@@ -126,15 +114,19 @@ def best_of(repeat: int, sides: dict[str, Callable[[], int]]) -> dict[str, tuple
     return {name: (best[name], sums[name]) for name in sides}
 
 
-def end_to_end(name: str, hands: list[tuple[Card, ...]], method: str, native: Any | None) -> int:
-    with native_build.in_use(native):
+def end_to_end(name: str, hands: list[tuple[Card, ...]], method: str, native: bool) -> int:
+    saved = packing.NATIVE
+    packing.NATIVE = native
+    try:
         solver = Solver(load(name))
         if method == "best_score":
             return sum(solver.best_score(h) for h in hands)
         return sum(solver.arrange(h).score for h in hands)
+    finally:
+        packing.NATIVE = saved
 
 
-def side(name: str, hands: list[tuple[Card, ...]], method: str, native: Any | None) -> Callable[[], int]:
+def side(name: str, hands: list[tuple[Card, ...]], method: str, native: bool) -> Callable[[], int]:
     return lambda: end_to_end(name, hands, method, native)
 
 
@@ -146,15 +138,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="loba-native-") as out:
-        try:
-            native = native_build.build(Path(out))
-        except RuntimeError as error:
-            raise SystemExit(str(error)) from None
-        run(args, native)
-
-
-def run(args: argparse.Namespace, native: Any) -> None:
+    if not packing.NATIVE:
+        raise SystemExit("the C kernels are not in use (not built, or LOBA_DSL_PURE=1): run `make native`")
     import highspy  # noqa: F401  (the LP bound's import, a one-time cost of the process: not in any figure)
 
     print(f"seed {args.seed}, CPU time, C and Python interleaved, best of {args.repeat}")
@@ -165,8 +150,8 @@ def run(args: argparse.Namespace, native: Any) -> None:
     states = count_states(plain, bitmask)
     print(f"kernels alone: {len(plain):,} plain searches and {len(bitmask):,} bitmask searches"
           f" ({states:,} search states) from {len(menos):,} menos and {len(pagat):,} mas-pagat hands")
-    got = best_of(args.repeat, {"C": lambda: replay(plain, bitmask, native),
-                                "Python": lambda: replay(plain, bitmask, None)})
+    got = best_of(args.repeat, {"C": lambda: replay(plain, bitmask, True),
+                                "Python": lambda: replay(plain, bitmask, False)})
     assert got["C"][1] == got["Python"][1], "the kernels disagree"
     (c, _), (py, _) = got["C"], got["Python"]
     print(f"  {'replayed searches':<36} C {c * 1e3:9.1f} ms   Python {py * 1e3:9.1f} ms   Python/C {py / c:6.1f}x")
@@ -176,8 +161,8 @@ def run(args: argparse.Namespace, native: Any) -> None:
     for name, size, n in workloads:
         hands = random_hands(load(name), size, n, random.Random(args.seed))
         for method in ("best_score", "arrange"):
-            got = best_of(args.repeat, {"C": side(name, hands, method, native),
-                                        "Python": side(name, hands, method, None)})
+            got = best_of(args.repeat, {"C": side(name, hands, method, True),
+                                        "Python": side(name, hands, method, False)})
             assert got["C"][1] == got["Python"][1], f"{name} {method}: the kernels disagree"
             (c, _), (py, _) = got["C"], got["Python"]
             label = f"{name} {size} cards x {n:,}, {method}"

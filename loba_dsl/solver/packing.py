@@ -9,9 +9,12 @@ Two memoised searches, each the inner loop of :class:`~loba_dsl.solver.api.Solve
   the best only when strictly greater, so the first of equal values is kept.
 * :func:`bitmask_search` over the bitmask of free cards (every card distinct), the same way.
 
-A C twin of both (``benchmarks/native/``) was measured side by side (issue 11): 8x
-faster alone, 1.0-1.2x end to end, as these searches are a tenth of the solver's
-time; it is a benchmark, not part of the package.
+Each has a C twin in :mod:`loba_dsl.solver.native_packing` (built from
+``native_packing.c`` when a compiler is present) that gives identical answers and counts
+the same search states against the budget's clock, in bulk.  :data:`NATIVE` says whether
+the C kernels are in use: they are when the extension imports and the environment
+variable ``LOBA_DSL_PURE`` is not ``1``.  Keys wider than the C kernels take (127 bits)
+fall back to the Python kernels.
 
 >>> plain_search(0b01_01, 2, [[(0b01_01, 5, 0)], []])  # two cards, one meld of both (gain 5)
 (5, [0])
@@ -24,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from loba_dsl.budget import Clock
+from loba_dsl.solver.natives import PURE
 
-__all__ = ["bitmask_search", "plain_search"]
+__all__ = ["NATIVE", "bitmask_search", "plain_search", "pure_bitmask_search", "pure_plain_search"]
 
 PlainOptions = Sequence[Sequence[tuple[int, int, int]]]
 """For each field, the melds whose first field it is: ``(delta, gain, place)``, in the order tried."""
@@ -33,10 +37,18 @@ PlainOptions = Sequence[Sequence[tuple[int, int, int]]]
 BitmaskOptions = Sequence[Sequence[tuple[int, int]]]
 """For each card, the melds whose lowest card it is: ``(mask, gain)``, in the order tried."""
 
+try:
+    from loba_dsl.solver import native_packing as _native
+except ImportError:  # no compiler where it was installed: the Python kernels answer alone
+    _native = None  # type: ignore[assignment]
 
-def plain_search(key: int, bits: int, by_first: PlainOptions,
-                 clock: Clock | None = None) -> tuple[int, list[int]]:
-    """The best total gain from ``key``'s free cards, and the places of the melds chosen.
+NATIVE: bool = _native is not None and not PURE
+"""Whether :func:`plain_search` and :func:`bitmask_search` run the C kernels."""
+
+
+def pure_plain_search(key: int, bits: int, by_first: PlainOptions,
+                      clock: Clock | None = None) -> tuple[int, list[int]]:
+    """The best total gain from ``key``'s free cards, and the places of the melds chosen (Python).
 
     One ``clock`` step per search state (a memo miss).
     """
@@ -72,9 +84,9 @@ def plain_search(key: int, bits: int, by_first: PlainOptions,
     return best, chosen
 
 
-def bitmask_search(n: int, by_low: BitmaskOptions, clock: Clock | None = None) -> Callable[[int], int]:
-    """The best total gain of any mask of free cards among ``n``; one memo across calls."""
-    del n  # the options say it all (the C twin needs the width)
+def pure_bitmask_search(n: int, by_low: BitmaskOptions, clock: Clock | None = None) -> Callable[[int], int]:
+    """The best total gain of any mask of free cards among ``n`` (Python); one memo across calls."""
+    del n  # the options say it all; the C kernel needs the width
     memo: dict[int, int] = {0: 0}
 
     def solve(free: int) -> int:
@@ -95,3 +107,22 @@ def bitmask_search(n: int, by_low: BitmaskOptions, clock: Clock | None = None) -
 
     return solve
 
+
+def plain_search(key: int, bits: int, by_first: PlainOptions,
+                 clock: Clock | None = None) -> tuple[int, list[int]]:
+    """As :func:`pure_plain_search`, by the C kernel when :data:`NATIVE` and the key fits it."""
+    if NATIVE:
+        found = _native.plain_search(
+            key, bits, by_first, None if clock is None else clock.tick)
+        if found is not None:
+            return found
+    return pure_plain_search(key, bits, by_first, clock)
+
+
+def bitmask_search(n: int, by_low: BitmaskOptions, clock: Clock | None = None) -> Callable[[int], int]:
+    """As :func:`pure_bitmask_search`, by the C kernel when :data:`NATIVE` and ``n`` cards fit it."""
+    if NATIVE:
+        solver = _native.bitmask_search(n, by_low, None if clock is None else clock.tick)
+        if solver is not None:
+            return solver
+    return pure_bitmask_search(n, by_low, clock)
