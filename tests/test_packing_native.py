@@ -330,3 +330,81 @@ def test_the_switch_picks_the_kernel() -> None:
         assert packing.bitmask_search(2, [[(0b11, 5)], []]).__class__.__name__ == "function"
     with kernels(True):
         assert type(packing.bitmask_search(2, [[(0b11, 5)], []])).__name__ == "BitmaskSearch"
+
+
+# ------------------------------------------------------------------ the plain search of melds (fields built in C)
+
+PlainCall = tuple[Solver, tuple[int, ...], list[tuple[tuple[int, ...], int]], frozenset[int]]
+"""A plain search the solver asked for: the solver, the cards, the melds with their gains, the pool."""
+
+
+def _recorded_plain_searches() -> list[PlainCall]:
+    """Every plain search the solver asks for on random hands of every shipped ruleset (its own inputs)."""
+    calls: list[PlainCall] = []
+    real = Solver._plain_search
+
+    def record(self: Solver, cards: tuple[int, ...], raw: list[tuple[tuple[int, ...], int]],
+               pooled: frozenset[int] = frozenset()) -> tuple[int, list[int]]:
+        calls.append((self, cards, list(raw), pooled))
+        return real(self, cards, raw, pooled)
+
+    Solver._plain_search = record  # type: ignore[method-assign]
+    try:
+        for name in RULESETS:
+            solver, pool = _deck(name)
+            rng = random.Random(f"melds {name}")
+            for size in (6, 9, 12, 16):
+                for _ in range(25):
+                    hand = tuple(rng.sample(pool, size))
+                    solver.best_score(hand)
+                    solver.arrange(hand)
+    finally:
+        Solver._plain_search = real  # type: ignore[method-assign]
+    return calls
+
+
+def test_plain_search_melds_answers_as_the_python_fields() -> None:
+    """The fields, options and key built in C give the answer, the melds chosen and the states counted of
+    Solver._plain_search's own Python (every search it ran on random hands, pooled wilds included)."""
+    needs_native()
+    calls = _recorded_plain_searches()
+    assert any(pooled for *_, pooled in calls), "some search holds a pool of wilds (mas-pagat, uruguay)"
+    for solver, cards, raw, pooled in calls:
+        clocks = [CountingClock(Budget(seconds=60.0)) for _ in range(2)]
+        native = packing.plain_search_melds(cards, raw, solver._positions, solver.deck.joker_code, pooled,
+                                            clocks[0])
+        with kernels(False):
+            solver._clock = clocks[1]
+            try:
+                python = solver._plain_search(cards, raw, pooled)
+            finally:
+                solver._clock = None
+        assert native == python, (cards, raw, pooled)
+        assert clocks[0].counted == clocks[1].counted
+
+
+def test_plain_search_melds_is_the_python_path_when_pure() -> None:
+    with kernels(False):
+        assert packing.plain_search_melds((1, 2, 3), [((1, 2, 3), 5)], (0, 1, 2, 3), 3, frozenset()) is None
+
+
+def test_plain_search_melds_rejects_codes_outside_the_order() -> None:
+    needs_native()
+    with pytest.raises(ValueError, match="card code"):
+        packing.plain_search_melds((1, 2, 9), [((1, 2, 9), 5)], (0, 1, 2, 3), 3, frozenset())
+
+
+def test_plain_search_melds_first_of_equal_values() -> None:
+    """Two melds of equal gain over four cards: the search takes the card in fewest melds first (card 0, in one)
+    and tries keeping it before melding it, and keeps the first of equal values, so it keeps card 0 and melds
+    the other meld (place 1), as Solver._plain_search's docstring orders it."""
+    needs_native()
+    cards = (0, 1, 2, 3)
+    raw: list[tuple[tuple[int, ...], int]] = [((0, 1, 2), 7), ((1, 2, 3), 7)]
+    found = packing.plain_search_melds(cards, raw, (0, 1, 2, 3), 3, frozenset())
+    assert found == (7, [1])
+    with kernels(False):
+        fake = _deck("menos")[0]
+        fake._positions = (0, 1, 2, 3)
+        fake.order = {0: 0, 1: 1, 2: 2, 3: 3}
+        assert fake._plain_search(cards, raw) == found

@@ -145,6 +145,8 @@ class Solver:
         self.wild_capable = self.candidates.wild_capable
         self.order = self.candidates.order
         """The processing order: plain naturals by suit then rank, then the cards that can be wild."""
+        self._positions = tuple(self.order[c] for c in range(self.deck.n_codes))
+        """Per card code, its place in the processing order (for the C kernels)."""
         self._sorted = self.candidates.ordered
         self._may_meld = self.candidates.may_meld
         self._rank = self.candidates.rank
@@ -807,8 +809,11 @@ class Solver:
         strictly better, so on the hands :meth:`_light_arrangement` admits the
         choices are the same (tested).
         """
-        uses: dict[Card, int] = {}
         joker = self.deck.joker_code
+        found = packing.plain_search_melds(cards, raw, self._positions, joker, pooled, self._clock)
+        if found is not None:
+            return found
+        uses: dict[Card, int] = {}
         for m, _ in raw:
             used = set(m)
             if pooled and not used.isdisjoint(pooled):

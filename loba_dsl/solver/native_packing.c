@@ -553,11 +553,304 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ the plain search of melds */
+
+#define MAX_CODES 4096    /* card codes the melds' fields are read from (a deck's are far fewer) */
+
+typedef struct {
+    Py_ssize_t uses;
+    Py_ssize_t position;
+    long code;
+} FieldKey;
+
+static int field_order(const void *a, const void *b) {
+    const FieldKey *x = (const FieldKey *)a, *y = (const FieldKey *)b;
+    if (x->uses != y->uses) return x->uses < y->uses ? -1 : 1;
+    return (x->position > y->position) - (x->position < y->position);
+}
+
+typedef struct {
+    Py_ssize_t first;
+    int64_t gain;
+    Py_ssize_t place;
+} OptionKey;
+
+static int option_order(const void *a, const void *b) {
+    const OptionKey *x = (const OptionKey *)a, *y = (const OptionKey *)b;
+    if (x->first != y->first) return x->first < y->first ? -1 : 1;
+    if (x->gain != y->gain) return x->gain > y->gain ? -1 : 1;
+    return (x->place > y->place) - (x->place < y->place);
+}
+
+/* A card code of `seq`'s item i into *out (0 <= code < n); -1 with an error set. */
+static int code_at(PyObject *item, Py_ssize_t n, long *out) {
+    long c = PyLong_AsLong(item);
+    if (c == -1 && PyErr_Occurred()) return -1;
+    if (c < 0 || c >= n) {
+        PyErr_SetString(PyExc_ValueError, "a card code outside the processing order");
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+/* plain_search_melds(cards, raw, position, joker, pooled, tick=None, /) -> (best, chosen) | None
+ *
+ * Solver._plain_search in one call: the fields are the codes the melds `raw` ((meld, gain), ...)
+ * use, fewest melds first then by `position` (the processing order, per code); a meld holding a
+ * code of `pooled` also uses the `joker`'s field, once per such card; each field's options are the
+ * melds whose lowest field it is, greatest gain first (then as given); then plain_search.  None:
+ * the key would be wider than the kernel takes (the caller builds it in Python). */
+static PyObject *plain_search_melds(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs < 5 || nargs > 6) {
+        PyErr_SetString(PyExc_TypeError, "plain_search_melds(cards, raw, position, joker, pooled, tick=None)");
+        return NULL;
+    }
+    PyObject *ticker = nargs > 5 ? args[5] : Py_None;
+    if (ticker != Py_None && !PyCallable_Check(ticker)) {
+        PyErr_SetString(PyExc_TypeError, "tick must be callable or None");
+        return NULL;
+    }
+    if (!PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "position must be a tuple");
+        return NULL;
+    }
+    PyObject *position = args[2];
+    Py_ssize_t n_codes = PyTuple_GET_SIZE(position);
+    if (n_codes > MAX_CODES) Py_RETURN_NONE;
+    long joker;
+    if (code_at(args[3], n_codes, &joker) < 0) return NULL;
+    PyObject *pooled = args[4];
+    if (!PyAnySet_Check(pooled)) {
+        PyErr_SetString(PyExc_TypeError, "pooled must be a set or frozenset");
+        return NULL;
+    }
+    PyObject *cards = PySequence_Fast(args[0], "cards must be a sequence");
+    if (cards == NULL) return NULL;
+    PyObject *raw = PySequence_Fast(args[1], "raw must be a sequence");
+    if (raw == NULL) {
+        Py_DECREF(cards);
+        return NULL;
+    }
+    PyObject *result = NULL;
+    Py_ssize_t n_raw = PySequence_Fast_GET_SIZE(raw);
+    Py_ssize_t uses[MAX_CODES];
+    Py_ssize_t seen[MAX_CODES];    /* the last meld (its place + 1) that counted the code */
+    signed char in_pool[MAX_CODES];
+    int field_of[MAX_CODES];
+    memset(uses, 0, (size_t)n_codes * sizeof(Py_ssize_t));
+    memset(seen, 0, (size_t)n_codes * sizeof(Py_ssize_t));
+    memset(in_pool, 0, (size_t)n_codes);
+    int any_pool = 0;
+    if (PySet_GET_SIZE(pooled) > 0) {
+        PyObject *it = PyObject_GetIter(pooled);
+        if (it == NULL) goto out;
+        PyObject *item;
+        while ((item = PyIter_Next(it)) != NULL) {
+            long c;
+            int r = code_at(item, n_codes, &c);
+            Py_DECREF(item);
+            if (r < 0) {
+                Py_DECREF(it);
+                goto out;
+            }
+            in_pool[c] = 1;
+            any_pool = 1;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred()) goto out;
+    }
+    int64_t *gains = NULL;
+    OptionKey *options = NULL;
+    u128 *deltas = NULL;
+    PyObject **places = NULL;
+    if (n_raw > 0) {
+        gains = (int64_t *)malloc((size_t)n_raw * sizeof(int64_t));
+        options = (OptionKey *)malloc((size_t)n_raw * sizeof(OptionKey));
+        deltas = (u128 *)malloc((size_t)n_raw * sizeof(u128));
+        places = (PyObject **)calloc((size_t)n_raw, sizeof(PyObject *));
+        if (gains == NULL || options == NULL || deltas == NULL || places == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    /* The codes each meld uses (once a meld), the joker's too where it holds a card of the pool. */
+    for (Py_ssize_t j = 0; j < n_raw; j++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(raw, j);
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(pair, 0))) {
+            PyErr_SetString(PyExc_TypeError, "raw holds (meld tuple, gain) pairs");
+            goto done;
+        }
+        int r = as_gain(PyTuple_GET_ITEM(pair, 1), &gains[j]);
+        if (r < 0) goto done;
+        if (r > 0) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        PyObject *meld = PyTuple_GET_ITEM(pair, 0);
+        int pooled_card = 0;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(meld); k++) {
+            long c;
+            if (code_at(PyTuple_GET_ITEM(meld, k), n_codes, &c) < 0) goto done;
+            if (seen[c] != j + 1) {
+                seen[c] = j + 1;
+                uses[c]++;
+            }
+            if (in_pool[c]) pooled_card = 1;
+        }
+        if (pooled_card && any_pool && seen[joker] != j + 1) {
+            seen[joker] = j + 1;
+            uses[joker]++;
+        }
+    }
+    FieldKey fields[MAX_FIELDS];
+    Py_ssize_t nfields = 0;
+    for (long c = 0; c < n_codes; c++) {
+        if (uses[c]) {
+            if (nfields == MAX_FIELDS) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
+            Py_ssize_t p = PyLong_AsSsize_t(PyTuple_GET_ITEM(position, c));
+            if (p == -1 && PyErr_Occurred()) goto done;
+            fields[nfields].uses = uses[c];
+            fields[nfields].position = p;
+            fields[nfields].code = c;
+            nfields++;
+        }
+    }
+    qsort(fields, (size_t)nfields, sizeof(FieldKey), field_order);
+    for (long c = 0; c < n_codes; c++) field_of[c] = -1;
+    for (Py_ssize_t i = 0; i < nfields; i++) field_of[fields[i].code] = (int)i;
+    long counts[MAX_FIELDS];
+    long most = 0;
+    memset(counts, 0, sizeof counts);
+    Py_ssize_t n_cards = PySequence_Fast_GET_SIZE(cards);
+    for (Py_ssize_t k = 0; k < n_cards; k++) {
+        long c;
+        if (code_at(PySequence_Fast_GET_ITEM(cards, k), n_codes, &c) < 0) goto done;
+        int f = field_of[c];
+        if (f >= 0 && ++counts[f] > most) most = counts[f];
+    }
+    int bits = 1;
+    while ((most >> bits) != 0) bits++;
+    bits += 1;                    /* the count, and a guard bit */
+    if (bits < 5) bits = 5;       /* search.BITS */
+    if (nfields * (Py_ssize_t)bits > MAX_BITS) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    Plain P;
+    P.bits = bits;
+    P.guard = 0;
+    P.ticker = ticker;
+    P.pending = P.states = 0;
+    P.max_states = 0;
+    P.capped = 0;
+    P.memo.slots = NULL;
+    P.memo.heap = 0;
+    for (Py_ssize_t i = 0; i < nfields; i++) {
+        P.unit[i] = (u128)1 << (bits * i);
+        P.guard |= P.unit[i] << (bits - 1);
+    }
+    for (Py_ssize_t j = 0; j < n_raw; j++) {
+        PyObject *meld = PyTuple_GET_ITEM(PySequence_Fast_GET_ITEM(raw, j), 0);
+        u128 delta = 0;
+        Py_ssize_t first = nfields;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(meld); k++) {
+            long c = PyLong_AsLong(PyTuple_GET_ITEM(meld, k));
+            int f = field_of[c];
+            delta += P.unit[f];
+            if (f < first) first = f;
+            if (in_pool[c]) {
+                f = field_of[joker];
+                delta += P.unit[f];
+                if (f < first) first = f;
+            }
+        }
+        if (delta & P.guard) {  /* a count reaching a guard bit: leave it to the Python kernel */
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        deltas[j] = delta;
+        options[j].first = first;
+        options[j].gain = gains[j];
+        options[j].place = j;
+    }
+    if (n_raw > 1) qsort(options, (size_t)n_raw, sizeof(OptionKey), option_order);
+    u128 *sorted_delta = NULL;
+    int64_t *sorted_gain = NULL;
+    if (n_raw > 0) {
+        sorted_delta = (u128 *)malloc((size_t)n_raw * sizeof(u128));
+        sorted_gain = (int64_t *)malloc((size_t)n_raw * sizeof(int64_t));
+        if (sorted_delta == NULL || sorted_gain == NULL) {
+            free(sorted_delta);
+            free(sorted_gain);
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i <= nfields; i++) {
+        while (k < n_raw && options[k].first < i) k++;
+        P.start[i] = k;
+    }
+    for (Py_ssize_t o = 0; o < n_raw; o++) {
+        sorted_delta[o] = deltas[options[o].place];
+        sorted_gain[o] = options[o].gain;
+    }
+    P.delta = sorted_delta;
+    P.gain = sorted_gain;
+    P.place = NULL;
+    u128 key = 0;
+    for (Py_ssize_t i = 0; i < nfields; i++) key += (u128)counts[i] * P.unit[i];
+    Entry first_slots[FIRST_SLOTS];
+    int64_t best = 0;
+    int ok = table_init(&P.memo, FIRST_SLOTS, first_slots) == 0 && table_put(&P.memo, 0, 0, -1) == 0
+             && plain_solve(&P, key, 0, &best) == 0 && tick(P.ticker, P.pending) == 0;
+    PyObject *chosen = ok ? PyList_New(0) : NULL;
+    if (chosen != NULL) {
+        while (key) {
+            Entry *e = table_find(&P.memo, key);
+            if (e->choice >= 0) {
+                PyObject *place = PyLong_FromSsize_t(options[e->choice].place);
+                if (place == NULL || PyList_Append(chosen, place) < 0) {
+                    Py_XDECREF(place);
+                    Py_CLEAR(chosen);
+                    break;
+                }
+                Py_DECREF(place);
+                key -= P.delta[e->choice];
+            } else {
+                key -= P.unit[low_bit(key) / bits];
+            }
+        }
+    }
+    if (chosen != NULL) {
+        result = Py_BuildValue("(LN)", (long long)best, chosen);
+    }
+    table_free(&P.memo);
+    free(sorted_delta);
+    free(sorted_gain);
+done:
+    free(gains);
+    free(options);
+    free(deltas);
+    free(places);
+out:
+    Py_DECREF(cards);
+    Py_DECREF(raw);
+    return result;
+}
+
 /* ------------------------------------------------------------------ the module */
 
 static PyMethodDef methods[] = {
     {"plain_search", (PyCFunction)(void (*)(void))plain_search, METH_FASTCALL,
      "plain_search(key, bits, by_first, tick=None, max_states=0, /) -> (best, chosen) or None"},
+    {"plain_search_melds", (PyCFunction)(void (*)(void))plain_search_melds, METH_FASTCALL,
+     "plain_search_melds(cards, raw, position, joker, pooled, tick=None, /) -> (best, chosen) or None"},
     {"bitmask_search", (PyCFunction)(void (*)(void))bitmask_search, METH_VARARGS | METH_KEYWORDS,
      "bitmask_search(n, by_low, tick=None) -> BitmaskSearch or None"},
     {NULL, NULL, 0, NULL},

@@ -23,3 +23,12 @@ def bitmask_search(
     by_low: Sequence[Sequence[tuple[int, int]]],
     tick: Callable[[int], object] | None = None,
 ) -> BitmaskSearch | None: ...
+def plain_search_melds(
+    cards: Sequence[int],
+    raw: Sequence[tuple[tuple[int, ...], int]],
+    position: tuple[int, ...],
+    joker: int,
+    pooled: frozenset[int],
+    tick: Callable[[int], object] | None = None,
+    /,
+) -> tuple[int, list[int]] | None: ...

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from loba_dsl.budget import Clock
 from loba_dsl.solver.natives import PURE
 
-__all__ = ["NATIVE", "bitmask_search", "plain_search", "pure_bitmask_search", "pure_plain_search"]
+__all__ = ["NATIVE", "bitmask_search", "plain_search", "plain_search_melds", "pure_bitmask_search", "pure_plain_search"]
 
 PlainOptions = Sequence[Sequence[tuple[int, int, int]]]
 """For each field, the melds whose first field it is: ``(delta, gain, place)``, in the order tried."""
@@ -126,3 +126,15 @@ def bitmask_search(n: int, by_low: BitmaskOptions, clock: Clock | None = None) -
         if solver is not None:
             return solver
     return pure_bitmask_search(n, by_low, clock)
+
+
+def plain_search_melds(cards: Sequence[int], raw: Sequence[tuple[tuple[int, ...], int]], position: tuple[int, ...],
+                       joker: int, pooled: frozenset[int], clock: Clock | None = None) -> tuple[int, list[int]] | None:
+    """The plain search of melds ``raw`` within ``cards``, its fields and options built by the C kernel too.
+
+    ``None`` where the C kernels are not in use or the key does not fit them: the caller builds the
+    fields itself (``Solver._plain_search``, whose order this follows) and calls :func:`plain_search`.
+    """
+    if not NATIVE:
+        return None
+    return _native.plain_search_melds(cards, raw, position, joker, pooled, None if clock is None else clock.tick)
