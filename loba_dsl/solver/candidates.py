@@ -197,9 +197,9 @@ class CandidateGenerator:
         self.native_live = self._native_live_tables() if NATIVE_LIVE else None
         """The C twin of :meth:`live`, :meth:`live_shape` and :meth:`split`, bound over them when there is one."""
         if self.native_live is not None:
-            self.live = self.native_live.live  # type: ignore[method-assign]
-            self.live_shape = self.native_live.live_shape  # type: ignore[method-assign]
-            self.split = self.native_live.split  # type: ignore[method-assign]
+            self.live = self.native_live.live  # type: ignore[method-assign, assignment]
+            self.live_shape = self.native_live.live_shape  # type: ignore[method-assign, assignment]
+            self.split = self.native_live.split  # type: ignore[method-assign, assignment]
 
     def _native_live_tables(self) -> _native_live.LiveTables | None:
         """This generator's tables for ``native_live`` (None where the deck or a shape is beyond its limits)."""
