@@ -21,9 +21,21 @@ from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.melds.matcher import CompiledShape
 from loba_dsl.rules.model import Wilds
 from loba_dsl.solver.multisets import Multiset, combos, submultisets
+from loba_dsl.solver.natives import PURE
 from loba_dsl.solver.symmetry import SHAPE_LIMIT, shape_key, shape_units
 
-__all__ = ["CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit", "window_positions"]
+try:
+    from loba_dsl.solver import native_live as _native_live
+except ImportError:  # no compiler where it was installed: the Python methods answer alone
+    _native_live = None  # type: ignore[assignment]
+
+__all__ = ["NATIVE_LIVE", "CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit",
+           "window_positions"]
+
+NATIVE_LIVE: bool = _native_live is not None and not PURE
+"""Whether a new :class:`CandidateGenerator` answers :meth:`~CandidateGenerator.live`,
+:meth:`~CandidateGenerator.live_shape` and :meth:`~CandidateGenerator.split` with their C twin
+(``native_live.c``, the same answers) where its deck fits the twin's tables (16 ranks, 8 suits)."""
 
 RunWindow = tuple[int, tuple[int, ...], int]
 """A run window: its size, the rank at each position, and the bitmask of its ranks."""
@@ -182,6 +194,23 @@ class CandidateGenerator:
         self._live_plans = tuple(self._live_plan(w) for w in range(max(
             (limit for *_, limit in (*self._set_shapes, *self._run_shapes)), default=0) + 1))
         """Per count of wilds held (the last for that many or more), the steps of :meth:`_live_mask`."""
+        self.native_live = self._native_live_tables() if NATIVE_LIVE else None
+        """The C twin of :meth:`live`, :meth:`live_shape` and :meth:`split`, bound over them when there is one."""
+        if self.native_live is not None:
+            self.live = self.native_live.live  # type: ignore[method-assign, assignment]
+            self.live_shape = self.native_live.live_shape  # type: ignore[method-assign, assignment]
+            self.split = self.native_live.split  # type: ignore[method-assign, assignment]
+
+    def _native_live_tables(self) -> _native_live.LiveTables | None:
+        """This generator's tables for ``native_live`` (None where the deck or a shape is beyond its limits)."""
+        return _native_live.live_tables(
+            self._n_ranks, self._n_suits,
+            tuple((self.rank[c], self.suit[c], self.set_natural[c], self.wild_capable[c], self._position[c])
+                  for c in range(self.deck.n_codes)),
+            self._set_shapes,
+            tuple((lo, limit, index in self._low_runs, tuple((size, mask) for size, _, mask in self.run_windows[index]))
+                  for index, lo, limit in self._run_shapes),
+            self._least_size, SHAPE_LIMIT, self.live)
 
     def ordered(self, cards: Sequence[Card]) -> Multiset:
         order = self.order
