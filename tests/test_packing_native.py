@@ -7,12 +7,14 @@ solver is then run on random hands of every shipped ruleset with the C kernels a
 ones, in the same process, and must give the same scores and arrangements.
 
 The C-against-Python comparisons are skipped, saying why, when the extension is not built (a machine
-without a C compiler installs the pure kernels alone); CI's wheel check asserts it is built.
+without a C compiler installs the pure kernels alone), except where ``LOBA_DSL_REQUIRE_NATIVE=1`` (CI):
+there they fail; CI's wheel check also asserts the extension is in the wheel.
 """
 
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,6 +45,8 @@ RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
 
 def needs_native() -> Any:
     if native_packing is None:
+        if os.environ.get("LOBA_DSL_REQUIRE_NATIVE") == "1":
+            pytest.fail(f"LOBA_DSL_REQUIRE_NATIVE=1 but {WHY}")
         print(WHY)
         pytest.skip(WHY)
     return native_packing
