@@ -556,21 +556,24 @@ class Solver:
         """
         found = self._live_melds.get(live)
         if found is None:
-            if live and self._may_meld(live):
+            if live:
                 # Hands whose live cards only rename their suits in order share one search: every order it
                 # follows (cards by suit then rank, the candidates, the options of a first card) keeps the
-                # order of the suits, so the tie rule gives the renamed melds.
+                # order of the suits, so the tie rule gives the renamed melds (none, where nothing can meld).
                 shape = None if self._canon is None else self._canon.ordered_key(live)
                 seen = None if shape is None else self._melds_by_shape.get(shape[0])
                 if seen is not None:
                     assert shape is not None
                     found = self._renamed_melds(seen, shape[1])
                 else:
-                    found = self._light_arrangement(live)
-                    if found is None:
-                        hand = self._search(live, self._gain_or_none, pooled=True)
-                        hand.solve(hand.full)
-                        found = self._chosen(hand, hand.full)
+                    if not self._may_meld(live):
+                        found = ()
+                    else:
+                        found = self._light_arrangement(live)
+                        if found is None:
+                            hand = self._search(live, self._gain_or_none, pooled=True)
+                            hand.solve(hand.full)
+                            found = self._chosen(hand, hand.full)
                     if shape is not None:
                         self._melds_by_shape[shape[0]] = (shape[1], found)
             else:
