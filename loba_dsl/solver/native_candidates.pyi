@@ -1,4 +1,4 @@
-"""Typed stub of the C candidate generator (native_candidates.c); CandidateGenerator.pure_hand_candidates is its twin."""
+"""Typed stub of the C candidate generator (native_candidates.c); its twin: CandidateGenerator.pure_hand_candidates."""
 
 from collections.abc import Sequence
 
