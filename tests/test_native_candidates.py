@@ -98,7 +98,7 @@ def generator(name: str) -> CandidateGenerator:
     gen = _GENERATORS.get(name)
     if gen is None:
         gen = _GENERATORS[name] = Solver(ruleset(name)).candidates
-    assert gen._twin is not None, "the C twin takes every deck these rulesets have"
+    assert gen._candidates_twin is not None, "the C twin takes every deck these rulesets have"
     return gen
 
 
@@ -194,12 +194,12 @@ def test_a_hand_by_the_rules(name: str, hand: str, melds: list[str]) -> None:
 @contextmanager
 def twin_off(solver: Solver) -> Iterator[None]:
     gen = solver.candidates
-    twin = gen._twin
-    gen._twin = None
+    twin = gen._candidates_twin
+    gen._candidates_twin = None
     try:
         yield
     finally:
-        gen._twin = twin
+        gen._candidates_twin = twin
 
 
 @pytest.mark.slow
@@ -209,7 +209,7 @@ def test_the_solver_answers_the_same_with_and_without_the_twin(name: str) -> Non
     rs = ruleset(name)
     deck = full_deck(rs)
     with_twin, without = Solver(rs), Solver(rs)
-    assert with_twin.candidates._twin is not None
+    assert with_twin.candidates._candidates_twin is not None
     rng = random.Random(f"solver {name}")
     for i in range(30):
         hand = tuple(rng.sample(deck, rng.choice((5, 8, 10, 11, 12, 14)) if i % 3 else 10))
@@ -224,8 +224,8 @@ def test_pure_switches_the_twin_off() -> None:
     """``LOBA_DSL_PURE=1`` (loba_dsl.solver.natives): no generator uses the C twin in that process."""
     code = ("from loba_dsl.rules.loading import load; from loba_dsl.solver.api import Solver; "
             "from loba_dsl.solver import candidates; "
-            "print(candidates.NATIVE, Solver(load('menos')).candidates._twin is None)")
+            "print(candidates.NATIVE_CANDIDATES, Solver(load('menos')).candidates._candidates_twin is None)")
     env = {**os.environ, "LOBA_DSL_PURE": "1", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
-    assert (native_candidates is not None and os.environ.get("LOBA_DSL_PURE") != "1") == candidates.NATIVE
+    assert (native_candidates is not None and os.environ.get("LOBA_DSL_PURE") != "1") == candidates.NATIVE_CANDIDATES

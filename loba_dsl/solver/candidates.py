@@ -25,14 +25,15 @@ from loba_dsl.solver.natives import PURE
 from loba_dsl.solver.symmetry import SHAPE_LIMIT, shape_key, shape_units
 
 try:
-    from loba_dsl.solver import native_candidates as _native
+    from loba_dsl.solver import native_candidates as _native_candidates
 except ImportError:  # no compiler where it was installed: the Python generator answers alone
-    _native = None  # type: ignore[assignment]
+    _native_candidates = None  # type: ignore[assignment]
 
-NATIVE: bool = _native is not None and not PURE
+NATIVE_CANDIDATES: bool = _native_candidates is not None and not PURE
 """Whether :meth:`CandidateGenerator.hand_candidates` may run the C twin (``native_candidates.c``)."""
 
-__all__ = ["NATIVE", "CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit", "window_positions"]
+__all__ = [
+    "NATIVE_CANDIDATES", "CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit", "window_positions"]
 
 RunWindow = tuple[int, tuple[int, ...], int]
 """A run window: its size, the rank at each position, and the bitmask of its ranks."""
@@ -191,19 +192,20 @@ class CandidateGenerator:
         self._live_plans = tuple(self._live_plan(w) for w in range(max(
             (limit for *_, limit in (*self._set_shapes, *self._run_shapes)), default=0) + 1))
         """Per count of wilds held (the last for that many or more), the steps of :meth:`_live_mask`."""
-        self._twin = self._native_twin() if NATIVE else None
+        self._candidates_twin = self._native_twin() if NATIVE_CANDIDATES else None
         """The C twin of :meth:`pure_hand_candidates`, or None (not built, switched off, or a deck beyond it)."""
 
-    def _native_twin(self) -> _native.CandidateTables | None:
+    def _native_twin(self) -> _native_candidates.CandidateTables | None:
         """The C generator of this deck, shapes and wilds; None where the deck is beyond its limits."""
         deck = self.deck
-        if (not self.shapes or deck.n_codes > _native.MAX_CODES or deck.n_ranks > _native.MAX_RANKS
-                or deck.n_suits > _native.MAX_SUITS):
+        c = _native_candidates
+        if not self.shapes or deck.n_codes > c.MAX_CODES or deck.n_ranks > c.MAX_RANKS or deck.n_suits > c.MAX_SUITS:
             return None
         shapes = [(k.run, k.lo, k.hi, k.distinct is not None, k.no_wilds is not None, self.wild_limit[k.index],
                    [w[1] for w in self.run_windows[k.index]] if k.run else []) for k in self.shapes]
-        return _native.CandidateTables(sorted(self.order, key=self.order.__getitem__), self.rank, self.suit,
-                                       self.wild_capable, self.set_natural, self.suit_codes, deck.joker_code, shapes)
+        return c.CandidateTables(
+            sorted(self.order, key=self.order.__getitem__), self.rank, self.suit, self.wild_capable,
+            self.set_natural, self.suit_codes, deck.joker_code, shapes)
 
     def ordered(self, cards: Sequence[Card]) -> Multiset:
         order = self.order
@@ -590,10 +592,10 @@ class CandidateGenerator:
         naturals), whichever those cards are: the candidates of a search that
         holds its wilds as one pool (``Solver._pooled_input``).  Each candidate
         is in the processing order, the list sorted by it (as :meth:`ordered`
-        keys).  By the C twin where there is one (:data:`NATIVE`), else by
-        :meth:`pure_hand_candidates`: the same list.
+        keys).  By the C twin where there is one (:data:`NATIVE_CANDIDATES`),
+        else by :meth:`pure_hand_candidates`: the same list.
         """
-        twin = self._twin
+        twin = self._candidates_twin
         if twin is not None:
             return twin.candidates(hand, pooled)
         return self.pure_hand_candidates(hand, pooled=pooled)
