@@ -97,9 +97,17 @@ def generator(name: str) -> CandidateGenerator:
     """The generator the solver builds for ruleset ``name``, with its C twin (the test needs it); one per name."""
     gen = _GENERATORS.get(name)
     if gen is None:
-        gen = _GENERATORS[name] = Solver(ruleset(name)).candidates
-    assert gen._candidates_twin is not None, "the C twin takes every deck these rulesets have"
+        gen = _GENERATORS[name] = with_twin(Solver(ruleset(name))).candidates
     return gen
+
+
+def with_twin(solver: Solver) -> Solver:
+    """``solver`` with its generator's C twin on, even where ``LOBA_DSL_PURE=1`` left it off."""
+    gen = solver.candidates
+    if gen._candidates_twin is None:
+        gen._candidates_twin = gen._native_twin()
+    assert gen._candidates_twin is not None, "the C twin takes every deck these rulesets have"
+    return solver
 
 
 def full_deck(rs: Ruleset) -> list[Card]:
@@ -108,26 +116,26 @@ def full_deck(rs: Ruleset) -> list[Card]:
 
 
 def random_hand(rng: random.Random, deck: list[Card], wilds: list[Card], size: int) -> tuple[Card, ...]:
-    """``size`` cards of ``deck``; a third of hands with up to eight of them swapped for wild-capable cards."""
+    """``size`` cards of ``deck``; a third of hands wild-rich (one to eight of its cards that can be wild)."""
     size = min(size, len(deck))
-    hand = rng.sample(deck, size)
     if wilds and rng.random() < 1 / 3:
-        left = list(wilds)
-        for c in hand:
-            if c in left:
-                left.remove(c)
-        k = min(rng.randint(1, 8), len(left), size)
-        hand = [c for c in hand if c not in wilds][: size - k] + rng.sample(left, k)
-        hand = hand + rng.sample([c for c in deck if c not in wilds], size - len(hand)) if len(hand) < size else hand
-    rng.shuffle(hand)
-    return tuple(hand)
+        plain = [c for c in deck if c not in wilds]
+        k = min(rng.randint(1, 8), len(wilds), size)
+        hand = rng.sample(wilds, k) + rng.sample(plain, min(size - k, len(plain)))
+        rng.shuffle(hand)
+        return tuple(hand)
+    return tuple(rng.sample(deck, size))
 
 
 def assert_same(gen: CandidateGenerator, hand: tuple[Card, ...]) -> None:
+    """The C twin's list is the Python's, element for element, for both values of ``pooled``."""
+    twin = gen._candidates_twin
+    assert twin is not None
     for pooled in (False, True):
         expected = gen.pure_hand_candidates(hand, pooled=pooled)
-        got = gen.hand_candidates(hand, pooled=pooled)
+        got = twin.candidates(hand, pooled)
         assert got == expected, (hand, pooled, sorted(set(got) ^ set(expected))[:5])
+        assert gen.hand_candidates(hand, pooled=pooled) == expected
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n == "high-unbounded" else n for n in ALL])
@@ -186,7 +194,12 @@ def test_a_hand_by_the_rules(name: str, hand: str, melds: list[str]) -> None:
     gen = Solver(rs).candidates
     cards = notation.parse_codes(hand)
     want = {tuple(sorted(notation.parse_codes(m), key=gen.order.__getitem__)) for m in melds}
-    for got in (gen.pure_hand_candidates(cards), gen.hand_candidates(cards)):
+    lists = [gen.pure_hand_candidates(cards), gen.hand_candidates(cards)]
+    if native_candidates is not None:
+        twin = gen._native_twin()
+        assert twin is not None
+        lists.append(twin.candidates(cards, False))
+    for got in lists:
         assert set(got) == want and len(got) == len(want)
         assert got == sorted(got, key=lambda m: [gen.order[c] for c in m])
 
@@ -208,15 +221,14 @@ def test_the_solver_answers_the_same_with_and_without_the_twin(name: str) -> Non
     needs_native()
     rs = ruleset(name)
     deck = full_deck(rs)
-    with_twin, without = Solver(rs), Solver(rs)
-    assert with_twin.candidates._candidates_twin is not None
+    twin, without = with_twin(Solver(rs)), Solver(rs)
     rng = random.Random(f"solver {name}")
     for i in range(30):
         hand = tuple(rng.sample(deck, rng.choice((5, 8, 10, 11, 12, 14)) if i % 3 else 10))
         with twin_off(without):
             score, arranged = without.best_score(hand), without.arrange(hand)
-        assert with_twin.best_score(hand) == score, hand
-        got = with_twin.arrange(hand)
+        assert twin.best_score(hand) == score, hand
+        got = twin.arrange(hand)
         assert (got.score, got.melds, got.left) == (arranged.score, arranged.melds, arranged.left), hand
 
 
