@@ -20,5 +20,11 @@ setup(
             extra_compile_args=["-O2"],
             optional=True,
         ),
+        Extension(
+            "loba_dsl.solver.native_candidates",
+            ["loba_dsl/solver/native_candidates.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ],
 )

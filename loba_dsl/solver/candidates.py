@@ -28,14 +28,21 @@ try:
     from loba_dsl.solver import native_live as _native_live
 except ImportError:  # no compiler where it was installed: the Python methods answer alone
     _native_live = None  # type: ignore[assignment]
+try:
+    from loba_dsl.solver import native_candidates as _native_candidates
+except ImportError:  # no compiler where it was installed: the Python generator answers alone
+    _native_candidates = None  # type: ignore[assignment]
 
-__all__ = ["NATIVE_LIVE", "CandidateGenerator", "RunWindow", "rank_at", "run_windows", "wild_limit",
-           "window_positions"]
+__all__ = ["NATIVE_CANDIDATES", "NATIVE_LIVE", "CandidateGenerator", "RunWindow", "rank_at", "run_windows",
+           "wild_limit", "window_positions"]
 
 NATIVE_LIVE: bool = _native_live is not None and not PURE
 """Whether a new :class:`CandidateGenerator` answers :meth:`~CandidateGenerator.live`,
 :meth:`~CandidateGenerator.live_shape` and :meth:`~CandidateGenerator.split` with their C twin
 (``native_live.c``, the same answers) where its deck fits the twin's tables (16 ranks, 8 suits)."""
+
+NATIVE_CANDIDATES: bool = _native_candidates is not None and not PURE
+"""Whether :meth:`CandidateGenerator.hand_candidates` may run the C twin (``native_candidates.c``)."""
 
 RunWindow = tuple[int, tuple[int, ...], int]
 """A run window: its size, the rank at each position, and the bitmask of its ranks."""
@@ -200,6 +207,8 @@ class CandidateGenerator:
             self.live = self.native_live.live  # type: ignore[method-assign, assignment]
             self.live_shape = self.native_live.live_shape  # type: ignore[method-assign, assignment]
             self.split = self.native_live.split  # type: ignore[method-assign, assignment]
+        self._candidates_twin = self._native_twin() if NATIVE_CANDIDATES else None
+        """The C twin of :meth:`pure_hand_candidates`, or None (not built, switched off, or a deck beyond it)."""
 
     def _native_live_tables(self) -> _native_live.LiveTables | None:
         """This generator's tables for ``native_live`` (None where the deck or a shape is beyond its limits)."""
@@ -211,6 +220,18 @@ class CandidateGenerator:
             tuple((lo, limit, index in self._low_runs, tuple((size, mask) for size, _, mask in self.run_windows[index]))
                   for index, lo, limit in self._run_shapes),
             self._least_size, SHAPE_LIMIT, self.live)
+
+    def _native_twin(self) -> _native_candidates.CandidateTables | None:
+        """The C generator of this deck, shapes and wilds; None where the deck is beyond its limits."""
+        deck = self.deck
+        c = _native_candidates
+        if not self.shapes or deck.n_codes > c.MAX_CODES or deck.n_ranks > c.MAX_RANKS or deck.n_suits > c.MAX_SUITS:
+            return None
+        shapes = [(k.run, k.lo, k.hi, k.distinct is not None, k.no_wilds is not None, self.wild_limit[k.index],
+                   [w[1] for w in self.run_windows[k.index]] if k.run else []) for k in self.shapes]
+        return c.CandidateTables(
+            sorted(self.order, key=self.order.__getitem__), self.rank, self.suit, self.wild_capable,
+            self.set_natural, self.suit_codes, deck.joker_code, shapes)
 
     def ordered(self, cards: Sequence[Card]) -> Multiset:
         order = self.order
@@ -595,8 +616,18 @@ class CandidateGenerator:
         ``pooled``: the places of wilds are all filled with Jokers, as many as the
         hand has cards that can be wild (less those the meld already holds as
         naturals), whichever those cards are: the candidates of a search that
-        holds its wilds as one pool (``Solver._pooled_input``).
+        holds its wilds as one pool (``Solver._pooled_input``).  Each candidate
+        is in the processing order, the list sorted by it (as :meth:`ordered`
+        keys).  By the C twin where there is one (:data:`NATIVE_CANDIDATES`),
+        else by :meth:`pure_hand_candidates`: the same list.
         """
+        twin = self._candidates_twin
+        if twin is not None:
+            return twin.candidates(hand, pooled)
+        return self.pure_hand_candidates(hand, pooled=pooled)
+
+    def pure_hand_candidates(self, hand: Multiset, *, pooled: bool = False) -> list[Multiset]:
+        """:meth:`hand_candidates` in Python (the reference of the C twin, and its fallback)."""
         counts = Counter(hand)
         pool = [(c, n) for c, n in sorted(counts.items(), key=lambda cn: self.order[cn[0]]) if self.wild_capable[c]]
         out: set[Multiset] = set()

@@ -1,0 +1,29 @@
+"""Typed stub of the C candidate generator (native_candidates.c); its twin: CandidateGenerator.pure_hand_candidates."""
+
+from collections.abc import Sequence
+
+MAX_CODES: int
+"""The most card codes (the Joker's included) the C generator takes."""
+MAX_RANKS: int
+"""The most ranks a suit may have for the C generator."""
+MAX_SUITS: int
+"""The most suits the C generator takes."""
+
+ShapeSpec = tuple[bool, int, int, bool, bool, int, Sequence[Sequence[int]]]
+"""(run, least size, most size, suits distinct, no wilds, most wilds, run windows' ranks smallest first)."""
+
+class CandidateTables:
+    """A deck's and ruleset's candidate-meld data, built once."""
+
+    def __init__(
+        self,
+        order: Sequence[int],
+        rank: Sequence[int],
+        suit: Sequence[int],
+        wild_capable: Sequence[bool],
+        set_natural: Sequence[bool],
+        suit_codes: Sequence[Sequence[int]],
+        joker: int,
+        shapes: Sequence[ShapeSpec],
+    ) -> None: ...
+    def candidates(self, hand: Sequence[int], pooled: bool, /) -> list[tuple[int, ...]]: ...
