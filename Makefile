@@ -15,10 +15,11 @@ $(STAMP): pyproject.toml setup.py $(wildcard loba_dsl/solver/*.c)
 ## setup: create .venv and install loba-dsl (editable) with its test tools
 setup: $(STAMP)
 
-## native: rebuild the solver's C kernels in place (loba_dsl/solver/native_packing.c; `make setup` builds them too)
+## native: rebuild the solver's C twins in place (loba_dsl/solver/native_*.c; `make setup` builds them too)
 native: setup
 	$(BIN)/python setup.py -q build_ext --inplace
-	$(BIN)/python -c "from loba_dsl.solver import packing; assert packing.NATIVE, 'the C kernels did not load'"
+	$(BIN)/python -c "from loba_dsl.solver import candidates, packing; \
+	  assert packing.NATIVE and candidates.NATIVE_LIVE and candidates.NATIVE_CANDIDATES, 'a C twin did not load'"
 
 ## run: set up, then check one meld with the default ruleset
 run: setup
