@@ -6,10 +6,10 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup native run test test-fast lint wheel-check bench fuzz ci clean
 
-$(STAMP): pyproject.toml setup.py $(wildcard loba_dsl/solver/*.c)
+$(STAMP): pyproject.toml setup.py Makefile $(wildcard loba_dsl/solver/*.c)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,service]'
+	$(BIN)/python -m pip install -q -e '.[dev,service]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 ## setup: create .venv and install loba-dsl (editable) with its test tools
