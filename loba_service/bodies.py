@@ -15,7 +15,9 @@ from loba_dsl.defaults import DEFAULT_RULESET
 from loba_service.limits import Limits
 from loba_service.problems import ErrorItem
 
-_L = Limits()
+_L = Limits.from_env()
+"""The limits the bodies' bounds are read from: the server's own (``LOBA_SERVICE_<NAME>`` variables, read when
+this module is first imported, as ``loba serve`` reads them), so a limit raised there is not refused here."""
 
 ShippedName = Annotated[str, Meta(min_length=1, max_length=64, examples=[DEFAULT_RULESET],
                                   description="A shipped ruleset's name (GET /v1/rulesets lists them).")]

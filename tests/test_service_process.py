@@ -62,7 +62,11 @@ def alive(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc for the solver processes")
 def test_serve_answers_over_loopback_and_drains_on_sigterm() -> None:
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "LOBA_NO_CACHE": "1"}
+    # Room for a request that is still running half a second after it was sent, whether the solver's C twins
+    # are built or not (8,000 deals of play statistics take seconds either way); the request bodies' bounds follow
+    # these raised limits too.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LOBA_NO_CACHE": "1",
+           "LOBA_SERVICE_MAX_DEALS": "8000", "LOBA_SERVICE_MAX_BUDGET_MS": "60000"}
     proc = subprocess.Popen([sys.executable, "-c", "from loba_cli.main import main; main()", "serve",
                              "--host", "127.0.0.1", "--port", str(port)],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
@@ -89,12 +93,12 @@ def test_serve_answers_over_loopback_and_drains_on_sigterm() -> None:
         status, body = call(port, "POST", "/v1/arrange", {"cards": "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠", "discard": True})
         assert status == 200 and body["discard"] == "K♠"
 
-        # A slow request in flight (play statistics over 1,500 deals), then SIGTERM: it is still answered.
+        # A slow request in flight (play statistics over 8,000 deals), then SIGTERM: it is still answered.
         slow: dict[str, Any] = {}
 
         def run() -> None:
-            slow["answer"] = call(port, "POST", "/v1/diff", {"left": "menos", "right": "uruguay", "deals": 1500,
-                                                            "witnesses": False, "budget_ms": 10000}, timeout=60)
+            slow["answer"] = call(port, "POST", "/v1/diff", {"left": "menos", "right": "uruguay", "deals": 8000,
+                                                            "witnesses": False, "budget_ms": 60000}, timeout=90)
 
         t = threading.Thread(target=run)
         t.start()
@@ -104,7 +108,7 @@ def test_serve_answers_over_loopback_and_drains_on_sigterm() -> None:
         assert call(port, "POST", "/v1/check", {"cards": "7♠ 7♥ 7♦"})[0] == 200
         assert time.monotonic() - t0 < 1.0 and t.is_alive()
         proc.send_signal(signal.SIGTERM)
-        t.join(60)
+        t.join(90)
         status, body = slow["answer"]
         assert status == 200 and body["stats"] is not None, body
         _, err = proc.communicate(timeout=30)
