@@ -132,7 +132,7 @@ static int with_wilds(Gen *G, int len, int w) {
     for (int i = 0; i < G->n_pool; i++) {
         int n = G->pool_n[i];
         for (int j = 0; j < len; j++) n -= G->cur[j] == G->pool_code[i];
-        G->avail[i] = n;
+        G->avail[i] = n > 0 ? n : 0;  /* a window's repeated rank may name a card more often than held */
     }
     G->avail_after[G->n_pool] = 0;
     for (int i = G->n_pool - 1; i >= 0; i--) G->avail_after[i] = G->avail_after[i + 1] + G->avail[i];
