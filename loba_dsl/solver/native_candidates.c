@@ -10,7 +10,8 @@
  * wild-capable cards alone), with the wilds named from the hand's pool (less the copies the meld
  * already holds as naturals) or, `pooled`, as Jokers while the hand has that many wilds.
  *
- * Each candidate is kept as a record of `width` bytes (the hand's size): the processing positions of
+ * Each candidate is kept as a record of `width` bytes (the hand's size, plus the most ranks a run window
+ * repeats: the ace, where it is the top rank and may be high, as the Python's windows hold it): the processing positions of
  * its cards plus one, ascending, then zeros.  Comparing records byte by byte is then exactly Python's
  * comparison of the lists of positions (a shorter prefix first), so one sort and dropping equal
  * neighbours gives the Python's set, sorted by the order keys.  No skeleton table is kept across
@@ -52,6 +53,7 @@ typedef struct {
     Shape *shapes;
     int min_lo;
     long max_hi;
+    int max_repeats;             /* the most ranks a window holds twice (the ace, where it is the top rank and high) */
     PyObject *code_obj[MAX_CODES];  /* code -> its int (owned) */
 } Tables;
 
@@ -74,7 +76,7 @@ typedef struct {
 } Gen;
 
 static int emit(Gen *G, int len) {
-    if (len > G->width) {  /* never: a candidate is a sub-multiset of the hand (or as many cards, pooled) */
+    if (len > G->width) {  /* never: a candidate is at most the hand's cards and a window's repeated ranks */
         PyErr_SetString(PyExc_SystemError, "a candidate larger than its hand");
         return -1;
     }
@@ -130,7 +132,7 @@ static int with_wilds(Gen *G, int len, int w) {
     for (int i = 0; i < G->n_pool; i++) {
         int n = G->pool_n[i];
         for (int j = 0; j < len; j++) n -= G->cur[j] == G->pool_code[i];
-        G->avail[i] = n;
+        G->avail[i] = n > 0 ? n : 0;  /* a window's repeated rank may name a card more often than held */
     }
     G->avail_after[G->n_pool] = 0;
     for (int i = G->n_pool - 1; i >= 0; i--) G->avail_after[i] = G->avail_after[i + 1] + G->avail[i];
@@ -194,7 +196,8 @@ static int sets(Gen *G, const Shape *k) {
 typedef struct {
     const int *codes;  /* the suit's codes by rank */
     int n_options;
-    int options[MAX_RANKS];  /* the window's held ranks, in window order */
+    int options[MAX_RANKS];  /* the window's held ranks, in window order (a rank held twice: twice) */
+    int have;                /* distinct ranks held: only the first `have` options may be given up to a wild */
     int gaps, most_extra;
 } RunWindow;
 
@@ -202,7 +205,7 @@ static int run_choices(Gen *G, const RunWindow *W, int i, int extra, int len) {
     if (i == W->n_options) return with_wilds(G, len, W->gaps + extra);
     G->cur[len] = W->codes[W->options[i]];
     if (run_choices(G, W, i + 1, extra, len + 1) < 0) return -1;
-    if (extra < W->most_extra && run_choices(G, W, i + 1, extra + 1, len) < 0) return -1;
+    if (extra < W->most_extra && i < W->have && run_choices(G, W, i + 1, extra + 1, len) < 0) return -1;
     return 0;
 }
 
@@ -227,6 +230,7 @@ static int runs(Gen *G, const Shape *k, const uint32_t *present) {
                 int r = k->win_ranks[j];
                 if (held >> r & 1) W.options[W.n_options++] = r;
             }
+            W.have = have;
             W.gaps = gaps;
             W.most_extra = budget - gaps < have - 1 ? budget - gaps : have - 1;
             if (run_choices(G, &W, 0, 0, 0) < 0) return -1;
@@ -278,6 +282,14 @@ static void merge_sort(uint32_t *ix, uint32_t *tmp, size_t n, const uint8_t *are
 
 /* ------------------------------------------------------------------ candidates(hand, pooled, /) */
 
+/* A tuple of `o`'s items (a new reference; `o` itself if a tuple), else NULL with a TypeError saying `message`:
+ * read from a copy, since an item's __index__ (or __bool__) may run Python code that empties a list. */
+static PyObject *tuple_of_items(PyObject *o, const char *message) {
+    PyObject *t = PySequence_Tuple(o);
+    if (t == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) PyErr_SetString(PyExc_TypeError, message);
+    return t;
+}
+
 static PyObject *tables_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     const Tables *T = (const Tables *)self;
     if (nargs != 2) {
@@ -286,7 +298,7 @@ static PyObject *tables_candidates(PyObject *self, PyObject *const *args, Py_ssi
     }
     int pooled = PyObject_IsTrue(args[1]);
     if (pooled < 0) return NULL;
-    PyObject *hand = PySequence_Fast(args[0], "hand must be a sequence of card codes");
+    PyObject *hand = tuple_of_items(args[0], "hand must be a sequence of card codes");
     if (hand == NULL) return NULL;
     Py_ssize_t size = PySequence_Fast_GET_SIZE(hand);
     PyObject **items = PySequence_Fast_ITEMS(hand);
@@ -299,8 +311,9 @@ static PyObject *tables_candidates(PyObject *self, PyObject *const *args, Py_ssi
     }
     G->T = T;
     G->pooled = pooled;
-    G->width = size > 0 ? size : 1;
-    G->cur = (int *)malloc((size_t)(size + 1) * sizeof(int));
+    /* A window that holds a rank twice (the Python's options list it twice) names that card twice. */
+    G->width = size > 0 ? size + T->max_repeats : 1;
+    G->cur = (int *)malloc((size_t)(G->width + 1) * sizeof(int));
     if (G->cur == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -394,7 +407,7 @@ static void tables_dealloc(PyObject *self) {
 
 /* A sequence of `n` ints, each in [lo, hi], into out; -1 with a Python error. */
 static int int_row(PyObject *seq, Py_ssize_t n, long lo, long hi, int *out, const char *what) {
-    PyObject *row = PySequence_Fast(seq, what);
+    PyObject *row = tuple_of_items(seq, what);
     if (row == NULL) return -1;
     if (PySequence_Fast_GET_SIZE(row) != n) {
         Py_DECREF(row);
@@ -448,7 +461,7 @@ static int read_shape(Tables *T, PyObject *spec, Shape *k) {
     k->lo = (int)lo;
     k->hi = hi;
     k->wild_limit = (int)(limit < 0 ? 0 : limit);
-    PyObject *windows = PySequence_Fast(PyTuple_GET_ITEM(spec, 6), "a shape's windows must be a sequence");
+    PyObject *windows = tuple_of_items(PyTuple_GET_ITEM(spec, 6), "a shape's windows must be a sequence");
     if (windows == NULL) return -1;
     Py_ssize_t nw = PySequence_Fast_GET_SIZE(windows);
     k->n_windows = (int)nw;
@@ -478,6 +491,8 @@ static int read_shape(Tables *T, PyObject *spec, Shape *k) {
         uint32_t mask = 0;
         for (Py_ssize_t j = 0; j < n; j++) mask |= (uint32_t)1 << k->win_ranks[at_rank + j];
         k->win_mask[w] = mask;
+        int repeats = (int)n - __builtin_popcount(mask);
+        if (repeats > T->max_repeats) T->max_repeats = repeats;
         at_rank += (int)n;
     }
     k->win_start[nw] = at_rank;
@@ -524,7 +539,7 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
         goto fail;
     }
     T->joker = joker;
-    PyObject *by_suit = PySequence_Fast(suit_codes, "suit_codes must be a sequence");
+    PyObject *by_suit = tuple_of_items(suit_codes, "suit_codes must be a sequence");
     if (by_suit == NULL) goto fail;
     Py_ssize_t n_suits = PySequence_Fast_GET_SIZE(by_suit);
     Py_ssize_t n_ranks = n_suits ? PyObject_Length(PySequence_Fast_GET_ITEM(by_suit, 0)) : 0;
@@ -556,7 +571,7 @@ static PyObject *tables_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
             goto fail;
         }
     }
-    PyObject *specs = PySequence_Fast(shapes, "shapes must be a sequence");
+    PyObject *specs = tuple_of_items(shapes, "shapes must be a sequence");
     if (specs == NULL) goto fail;
     Py_ssize_t n_shapes = PySequence_Fast_GET_SIZE(specs);
     if (n_shapes < 1) {

@@ -157,6 +157,14 @@ typedef struct {
     int any;                   /* some card is live (CandidateGenerator._live_mask non-zero) */
 } Live;
 
+/* A tuple of `o`'s items (a new reference; `o` itself if a tuple), else NULL with a TypeError saying `message`:
+ * read from a copy, since an item's __index__ (or a collection) may run Python code that empties a list. */
+static PyObject *tuple_of_items(PyObject *o, const char *message) {
+    PyObject *t = PySequence_Tuple(o);
+    if (t == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) PyErr_SetString(PyExc_TypeError, message);
+    return t;
+}
+
 /* The card codes of `items` into codes[]; -1 with a Python error. */
 static int read_codes(LiveTables *T, PyObject **items, Py_ssize_t n, int *codes) {
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -243,7 +251,7 @@ static PyObject *tables_live(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_TypeError, "live takes one argument: the cards");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(args[0], "cards must be a sequence");
+    PyObject *seq = tuple_of_items(args[0], "cards must be a sequence");
     if (seq == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (n >= BYTE_LIMIT) {
@@ -285,7 +293,7 @@ static PyObject *tables_live_shape(PyObject *self, PyObject *const *args, Py_ssi
         PyErr_SetString(PyExc_TypeError, "live_shape takes one argument: the cards");
         return NULL;
     }
-    PyObject *seq = PySequence_Fast(args[0], "cards must be a sequence");
+    PyObject *seq = tuple_of_items(args[0], "cards must be a sequence");
     if (seq == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     if (n >= T->shape_limit) {
@@ -366,7 +374,7 @@ static PyObject *tables_split(PyObject *self, PyObject *const *args, Py_ssize_t 
         return NULL;
     }
     PyObject *live = args[0];
-    PyObject *seq = PySequence_Fast(live, "live must be a sequence");
+    PyObject *seq = tuple_of_items(live, "live must be a sequence");
     if (seq == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
     PyObject **items = PySequence_Fast_ITEMS(seq);
@@ -735,7 +743,11 @@ static PyObject *live_tables(PyObject *module, PyObject *const *args, Py_ssize_t
         READ(t, 0, 0, LLONG_MAX / 4, lo);
         READ(t, 1, 0, LLONG_MAX / 4, limit);
         READ(t, 2, 0, 1, low);
-        R->lo = (int)(lo > 64 ? 64 : lo);  /* the windows held whole only where lo <= n_ranks */
+        if (low && lo > n_ranks) {  /* the windows held whole only where lo <= n_ranks (_low_runs) */
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        R->lo = (int)(lo > 64 ? 64 : lo);
         R->limit = limit;
         R->low = (int)low;
         PyObject *windows = tuple_of(PyTuple_GET_ITEM(t, 3), -1, "a run shape's windows");

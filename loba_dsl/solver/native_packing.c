@@ -125,7 +125,7 @@ static int as_u128(PyObject *o, int width, u128 *out) {
     if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
     PyObject *shift = PyLong_FromLong(64);
     if (shift == NULL) return -1;
-    PyObject *high = PyNumber_Rshift(o, shift);
+    PyObject *high = PyLong_Type.tp_as_number->nb_rshift(o, shift);  /* int's own: no subclass code runs */
     Py_DECREF(shift);
     if (high == NULL) return -1;
     unsigned long long hi = PyLong_AsUnsignedLongLong(high);
@@ -166,6 +166,15 @@ static int tick(PyObject *ticker, long n) {
     if (r == NULL) return -1;
     Py_DECREF(r);
     return 0;
+}
+
+/* A tuple of `o`'s items (a new reference; `o` itself if a tuple), else NULL with a TypeError saying `message`.
+ * The inputs are copied, not read in place (PySequence_Fast), where Python code may run while their items are
+ * in use (a tick, an item's __index__): a list emptied meanwhile must not free what is still read. */
+static PyObject *tuple_of_items(PyObject *o, const char *message) {
+    PyObject *t = PySequence_Tuple(o);
+    if (t == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) PyErr_SetString(PyExc_TypeError, message);
+    return t;
 }
 
 /* ------------------------------------------------------------------ the plain search */
@@ -258,7 +267,7 @@ static PyObject *plain_search(PyObject *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_TypeError, "tick must be callable or None");
         return NULL;
     }
-    PyObject *fields = PySequence_Fast(by_first, "by_first must be a sequence");
+    PyObject *fields = tuple_of_items(by_first, "by_first must be a sequence");
     if (fields == NULL) return NULL;
     Py_ssize_t nfields = PySequence_Fast_GET_SIZE(fields);
     if (nfields * (Py_ssize_t)bits > MAX_BITS) {
@@ -288,7 +297,8 @@ static PyObject *plain_search(PyObject *self, PyObject *const *args, Py_ssize_t 
     for (; got < nfields; got++) {
         P.unit[got] = (u128)1 << (bits * got);
         P.guard |= P.unit[got] << (bits - 1);
-        rows[got] = PySequence_Fast(PySequence_Fast_GET_ITEM(fields, got), "each field's options must be a sequence");
+        /* tuples: they keep the options (and the places chosen, borrowed) alive while the tick runs */
+        rows[got] = tuple_of_items(PySequence_Fast_GET_ITEM(fields, got), "each field's options must be a sequence");
         if (rows[got] == NULL) goto done;
         P.start[got] = total;
         total += PySequence_Fast_GET_SIZE(rows[got]);
@@ -483,7 +493,7 @@ static PyObject *bitmask_search(PyObject *self, PyObject *args, PyObject *kwargs
         return NULL;
     }
     if (n > MAX_BITS) Py_RETURN_NONE;
-    PyObject *lows = PySequence_Fast(by_low, "by_low must be a sequence");
+    PyObject *lows = tuple_of_items(by_low, "by_low must be a sequence");
     if (lows == NULL) return NULL;
     if (PySequence_Fast_GET_SIZE(lows) != n) {
         Py_DECREF(lows);
@@ -584,6 +594,10 @@ static int option_order(const void *a, const void *b) {
 
 /* A card code of `seq`'s item i into *out (0 <= code < n); -1 with an error set. */
 static int code_at(PyObject *item, Py_ssize_t n, long *out) {
+    if (!PyLong_Check(item)) {  /* no __index__: a meld's codes are read twice and must read alike */
+        PyErr_SetString(PyExc_TypeError, "card codes must be int");
+        return -1;
+    }
     long c = PyLong_AsLong(item);
     if (c == -1 && PyErr_Occurred()) return -1;
     if (c < 0 || c >= n) {
@@ -626,9 +640,9 @@ static PyObject *plain_search_melds(PyObject *self, PyObject *const *args, Py_ss
         PyErr_SetString(PyExc_TypeError, "pooled must be a set or frozenset");
         return NULL;
     }
-    PyObject *cards = PySequence_Fast(args[0], "cards must be a sequence");
+    PyObject *cards = tuple_of_items(args[0], "cards must be a sequence");
     if (cards == NULL) return NULL;
-    PyObject *raw = PySequence_Fast(args[1], "raw must be a sequence");
+    PyObject *raw = tuple_of_items(args[1], "raw must be a sequence");
     if (raw == NULL) {
         Py_DECREF(cards);
         return NULL;
