@@ -29,6 +29,7 @@ import pytest
 
 from loba_dsl.budget import Budget, Clock
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import RulesetError
 from loba_dsl.rules.loading import loads
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver import candidates, packing
@@ -90,8 +91,10 @@ def house_text(rng: random.Random) -> str:
     n_suits = rng.randint(1, 8)
     keys = KEYS[:n_ranks]
     if rng.random() < 0.3:
-        keys = keys[1:] + keys[:1]  # the ace the top rank: "high" is then its own place
+        keys = keys[1:] + keys[:1]  # the ace (when it is the first key) the top rank
     ace = rng.choice(keys) if rng.random() < 0.8 else None
+    # 'ace high' (and either) need the ace first in the ranks (the compiler refuses it elsewhere)
+    modes = ["low", "wrap", "wrap", "high", "either", "high or low"] if ace == keys[0] else ["low", "wrap"]
     jokers = rng.choice([0, 1, 2, 4, 8, 16])
     copies = rng.choice([1, 2, rng.randint(1, 8), 8])
     wild_ranks = rng.sample(keys, rng.randint(0, min(2, n_ranks)))
@@ -109,7 +112,7 @@ def house_text(rng: random.Random) -> str:
     rlo = min(rng.randint(1, 4), n_ranks)
     run_shape = f"run {rlo}" + (f"..{min(n_ranks, rlo + rng.randint(0, 10))}" if rng.random() < 0.7 else "+")
     if ace is not None and rng.random() < 0.8:
-        run_shape += ", ace " + rng.choice(["low", "wrap", "wrap", "high", "either", "high or low"])
+        run_shape += ", ace " + rng.choice(modes)
     r = rng.random()
     run_shape += ", no wilds" if r < 0.15 else f", wilds <= {rng.randint(0, 3)}" if r < 0.6 else ""
     suits = "\n".join(f'    {name}: {{symbol: "{symbol}"}}' for name, symbol in SUITS[:n_suits])
@@ -274,32 +277,29 @@ melds:
     description: three or four of a rank
     shape: set 3..4, suits distinct, no wilds
   escalera:
-    description: a run, the ace low (below the 2) or high (where it already is, the top rank)
+    description: a run, the ace low or high
     shape: run 3+, ace either
 """
-"""The ace the top rank, runs with the ace high: the run windows ending at the high ace hold it twice (its
-own place and the one above the top), so the Python generator names the ace twice there; the C twin raised
-SystemError ("a candidate larger than its hand") on K A JOKER before it allowed for that."""
+"""The ace the top rank, runs with the ace high: high, the ace goes above the top rank, and its low place is its
+own, the top: a window K A A(high) would hold it twice (the generator named the ace twice there, and the C
+twin raised SystemError before it allowed for that)."""
 
 
-def test_the_ace_on_top_with_runs_ace_high() -> None:
-    needs_native()
-    rs = loads(ACE_ON_TOP, source="ace-on-top", cached=False)
-    d = rs.deck
-    K, A, J = d.code(11, 0), d.code(12, 0), d.joker_code
-    with twins(True):
-        fast = Solver(rs)
-    with twins(False):
-        slow = Solver(rs)
-    gen = fast.candidates
-    for hand in [(A, J), (A, J, J), (K, A, J), (K, A, J, J), (d.code(10, 0), K, A, J)]:
-        ordered = gen.ordered(hand)
-        for pooled in (False, True):
-            assert gen.hand_candidates(ordered, pooled=pooled) == gen.pure_hand_candidates(ordered, pooled=pooled)
-        assert fast.best_score(hand) == slow.best_score(hand)
-        assert fast.arrange(hand) == slow.arrange(hand)
-    # K A JOKER melds whole: a run of three in one suit with one Joker (docs/rules.md: escalera, ace high)
-    assert slow.arrange((K, A, J)).melded_all
+def test_ace_high_with_the_ace_on_top_is_refused() -> None:
+    """A run is of consecutive ranks, each once (docs/rules.md, escalera): the ace may not be both at its own
+    place and above the top rank, so 'ace either' needs the ace to be the lowest rank, and says so where."""
+    with pytest.raises(RulesetError) as info:
+        loads(ACE_ON_TOP, source="ace-on-top.yaml", cached=False)
+    err = info.value
+    assert "must be the first (lowest) rank" in err.message, err.render()
+    line = ACE_ON_TOP.splitlines().index("    shape: run 3+, ace either") + 1
+    assert err.location is not None and (err.location.source, err.location.line) == ("ace-on-top.yaml", line)
+    assert err.location.column == len("    shape: run 3+, ") + 1
+    # the same deck with the ace first is taken
+    first = ACE_ON_TOP.replace('    - {key: "A", face: 14}\n', "").replace(
+        "  ranks:\n", '  ranks:\n    - {key: "A", face: 1}\n')
+    rs = loads(first, source="ace-first.yaml", cached=False)
+    assert rs.deck.ace == 0
 
 
 # ------------------------------------------------------------------ bad arguments: an exception or None, no crash

@@ -347,6 +347,14 @@ class _Compiler:
                 self.problem(path, "this clause applies to runs only", c.pos)
             if isinstance(c, A.Ace) and self.data["deck"].get("ace") is None:
                 self.problem(path, "the deck names no ace ('deck.ace')", c.pos)
+            elif isinstance(c, A.Ace) and c.mode in ("high", "either"):
+                ace, ranks = self.data["deck"]["ace"], self.data["deck"]["ranks"]
+                if ranks and ranks[0].get("key") != ace:
+                    # High, the ace goes above the top rank; its low place is its own in the ranks. Anywhere but
+                    # first, a run could hold it twice (K A and A above K).
+                    self.problem(path, f"'ace {c.mode}' counts the ace ('{ace}') low at its place in 'deck.ranks' "
+                                       "and high above the top rank, so it must be the first (lowest) rank there",
+                                 c.pos, hint="list the ace first in deck.ranks, or write 'ace low'")
         cap = n_ranks if shape.kind == "run" else None
         if shape.kind == "set" and any(isinstance(c, A.SuitsDistinct) for c in shape.clauses):
             cap = n_suits
