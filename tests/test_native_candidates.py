@@ -104,9 +104,9 @@ def generator(name: str) -> CandidateGenerator:
 def with_twin(solver: Solver) -> Solver:
     """``solver`` with its generator's C twin on, even where ``LOBA_DSL_PURE=1`` left it off."""
     gen = solver.candidates
-    if gen._candidates_twin is None:
-        gen._candidates_twin = gen._native_twin()
-    assert gen._candidates_twin is not None, "the C twin takes every deck these rulesets have"
+    if gen.native_candidates is None:
+        gen.native_candidates = gen._native_candidates_tables()
+    assert gen.native_candidates is not None, "the C twin takes every deck these rulesets have"
     return solver
 
 
@@ -129,7 +129,7 @@ def random_hand(rng: random.Random, deck: list[Card], wilds: list[Card], size: i
 
 def assert_same(gen: CandidateGenerator, hand: tuple[Card, ...]) -> None:
     """The C twin's list is the Python's, element for element, for both values of ``pooled``."""
-    twin = gen._candidates_twin
+    twin = gen.native_candidates
     assert twin is not None
     for pooled in (False, True):
         expected = gen.pure_hand_candidates(hand, pooled=pooled)
@@ -196,7 +196,7 @@ def test_a_hand_by_the_rules(name: str, hand: str, melds: list[str]) -> None:
     want = {tuple(sorted(notation.parse_codes(m), key=gen.order.__getitem__)) for m in melds}
     lists = [gen.pure_hand_candidates(cards), gen.hand_candidates(cards)]
     if native_candidates is not None:
-        twin = gen._native_twin()
+        twin = gen._native_candidates_tables()
         assert twin is not None
         lists.append(twin.candidates(cards, False))
     for got in lists:
@@ -207,12 +207,12 @@ def test_a_hand_by_the_rules(name: str, hand: str, melds: list[str]) -> None:
 @contextmanager
 def twin_off(solver: Solver) -> Iterator[None]:
     gen = solver.candidates
-    twin = gen._candidates_twin
-    gen._candidates_twin = None
+    twin = gen.native_candidates
+    gen.native_candidates = None
     try:
         yield
     finally:
-        gen._candidates_twin = twin
+        gen.native_candidates = twin
 
 
 @pytest.mark.slow
@@ -236,7 +236,7 @@ def test_pure_switches_the_twin_off() -> None:
     """``LOBA_DSL_PURE=1`` (loba_dsl.solver.natives): no generator uses the C twin in that process."""
     code = ("from loba_dsl.rules.loading import load; from loba_dsl.solver.api import Solver; "
             "from loba_dsl.solver import candidates; "
-            "print(candidates.NATIVE_CANDIDATES, Solver(load('menos')).candidates._candidates_twin is None)")
+            "print(candidates.NATIVE_CANDIDATES, Solver(load('menos')).candidates.native_candidates is None)")
     env = {**os.environ, "LOBA_DSL_PURE": "1", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]

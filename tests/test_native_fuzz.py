@@ -182,8 +182,8 @@ def check_ruleset(seed: int) -> None:
     gen = fast.candidates
     # native_live takes decks of at most 16 ranks (its per-suit fields); beyond, the Python methods stay bound.
     assert (gen.native_live is None) == (d.n_ranks > native_live.MAX_RANKS), (text, d.n_ranks)
-    assert gen._candidates_twin is not None, text  # native_candidates takes every deck the schema admits
-    assert slow.candidates.native_live is None and slow.candidates._candidates_twin is None
+    assert gen.native_candidates is not None, text  # native_candidates takes every deck the schema admits
+    assert slow.candidates.native_live is None and slow.candidates.native_candidates is None
     deck = full_deck(rs)
     wild_cards = [c for c in deck if gen.wild_capable[c]]
     wild = set(wild_cards)
@@ -203,7 +203,7 @@ def check_ruleset(seed: int) -> None:
                 assert gen.split(ordered) == CandidateGenerator.split(gen, ordered), (text, ordered)
 
     # hand_candidates, both pools: hands small enough (and few enough wilds) that the lists stay short
-    twin = gen._candidates_twin
+    twin = gen.native_candidates
     for hand in random_hands(rng, deck, wild_cards, [0, 1, 2, 3, 4, 6, 8, 10, 12, 3, 5, 7], 5):
         if not wild_poor(hand, wild, 6):
             continue
@@ -468,7 +468,7 @@ def test_bitmask_search_bad_arguments() -> None:
 def _menos_generator() -> CandidateGenerator:
     with twins(True):
         gen = Solver(loads("extends: menos\nname: bad-args\n", source="bad-args", cached=False)).candidates
-    assert gen.native_live is not None and gen._candidates_twin is not None
+    assert gen.native_live is not None and gen.native_candidates is not None
     return gen
 
 
@@ -516,7 +516,7 @@ def test_live_tables_bad_arguments() -> None:
 def test_candidate_tables_bad_arguments() -> None:
     needs_native()
     gen = _menos_generator()
-    twin: Any = gen._candidates_twin
+    twin: Any = gen.native_candidates
     assert twin is not None
     for bad in (5, None, ["a"], [-1], [53], [2**70], [0, "x"], [Flip(0, 10_000)]):
         answers_or_raises(lambda b=bad: twin.candidates(b, False))  # type: ignore[misc]

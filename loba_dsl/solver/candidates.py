@@ -207,7 +207,7 @@ class CandidateGenerator:
             self.live = self.native_live.live  # type: ignore[method-assign, assignment]
             self.live_shape = self.native_live.live_shape  # type: ignore[method-assign, assignment]
             self.split = self.native_live.split  # type: ignore[method-assign, assignment]
-        self._candidates_twin = self._native_twin() if NATIVE_CANDIDATES else None
+        self.native_candidates = self._native_candidates_tables() if NATIVE_CANDIDATES else None
         """The C twin of :meth:`pure_hand_candidates`, or None (not built, switched off, or a deck beyond it)."""
 
     def _native_live_tables(self) -> _native_live.LiveTables | None:
@@ -221,7 +221,7 @@ class CandidateGenerator:
                   for index, lo, limit in self._run_shapes),
             self._least_size, SHAPE_LIMIT, self.live)
 
-    def _native_twin(self) -> _native_candidates.CandidateTables | None:
+    def _native_candidates_tables(self) -> _native_candidates.CandidateTables | None:
         """The C generator of this deck, shapes and wilds; None where the deck is beyond its limits."""
         deck = self.deck
         c = _native_candidates
@@ -621,7 +621,7 @@ class CandidateGenerator:
         keys).  By the C twin where there is one (:data:`NATIVE_CANDIDATES`),
         else by :meth:`pure_hand_candidates`: the same list.
         """
-        twin = self._candidates_twin
+        twin = self.native_candidates
         if twin is not None:
             return twin.candidates(hand, pooled)
         return self.pure_hand_candidates(hand, pooled=pooled)
