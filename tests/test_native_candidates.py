@@ -27,6 +27,7 @@ import pytest
 from house_rulesets import THREE_WILD_CLASSES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from native_twins import missing
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.rules.loading import load, loads
@@ -77,10 +78,7 @@ HOUSES = {"three-wild-classes": THREE_WILD_CLASSES, "wrap-distinct": WRAP_DISTIN
 
 def needs_native() -> None:
     if native_candidates is None:
-        if os.environ.get("LOBA_DSL_REQUIRE_NATIVE") == "1":
-            pytest.fail(WHY + " (LOBA_DSL_REQUIRE_NATIVE=1)")
-        print(WHY)
-        pytest.skip(WHY)
+        missing(WHY)
 
 
 def ruleset(name: str) -> Ruleset:

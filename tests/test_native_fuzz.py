@@ -19,20 +19,20 @@ Skipped where the extensions are not built, unless ``LOBA_DSL_REQUIRE_NATIVE=1``
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
+from native_twins import missing, switched
 
 from loba_dsl.budget import Budget, Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import RulesetError
 from loba_dsl.rules.loading import loads
 from loba_dsl.rules.model import Ruleset
-from loba_dsl.solver import candidates, packing
+from loba_dsl.solver import packing
 from loba_dsl.solver.api import Solver
 from loba_dsl.solver.candidates import CandidateGenerator
 
@@ -47,21 +47,12 @@ else:
 
 def needs_native() -> None:
     if native_packing is None or native_live is None or native_candidates is None:
-        if os.environ.get("LOBA_DSL_REQUIRE_NATIVE") == "1":
-            pytest.fail(f"LOBA_DSL_REQUIRE_NATIVE=1 but {WHY}")
-        print(WHY)
-        pytest.skip(WHY)
+        missing(WHY)
 
 
-@contextmanager
-def twins(on: bool) -> Iterator[None]:
+def twins(on: bool) -> AbstractContextManager[None]:
     """Solvers built inside use every C twin (``on``) or none."""
-    saved = packing.NATIVE, candidates.NATIVE_LIVE, candidates.NATIVE_CANDIDATES
-    packing.NATIVE = candidates.NATIVE_LIVE = candidates.NATIVE_CANDIDATES = on
-    try:
-        yield
-    finally:
-        packing.NATIVE, candidates.NATIVE_LIVE, candidates.NATIVE_CANDIDATES = saved
+    return switched(live=on, candidates_=on, packing_=on)
 
 
 class CountingClock(Clock):

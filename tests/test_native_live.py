@@ -17,8 +17,7 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +25,12 @@ import pytest
 from house_rulesets import THREE_WILD_CLASSES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from native_twins import missing, switched
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import Notation
 from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
-from loba_dsl.solver import candidates
 from loba_dsl.solver.api import Solver
 from loba_dsl.solver.candidates import CandidateGenerator
 
@@ -93,22 +92,13 @@ NAMES = [name for name, _ in RULESETS]
 
 def needs_native() -> Any:
     if native_live is None:
-        if os.environ.get("LOBA_DSL_REQUIRE_NATIVE") == "1":
-            pytest.fail(f"LOBA_DSL_REQUIRE_NATIVE=1 but {WHY}")
-        print(WHY)
-        pytest.skip(WHY)
+        missing(WHY)
     return native_live
 
 
-@contextmanager
-def twin(on: bool) -> Iterator[None]:
+def twin(on: bool) -> AbstractContextManager[None]:
     """New generators (and solvers) built inside use the C twin (``on``) or the Python methods alone."""
-    saved = candidates.NATIVE_LIVE
-    candidates.NATIVE_LIVE = on
-    try:
-        yield
-    finally:
-        candidates.NATIVE_LIVE = saved
+    return switched(live=on)
 
 
 def generator(rs: Ruleset) -> CandidateGenerator:

@@ -14,16 +14,15 @@ there they fail; CI's wheel check also asserts the extension is in the wheel.
 from __future__ import annotations
 
 import itertools
-import os
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from native_twins import missing, switched
 
 from loba_dsl.budget import Budget, Clock
 from loba_dsl.errors import BudgetExceeded
@@ -45,10 +44,7 @@ RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
 
 def needs_native() -> Any:
     if native_packing is None:
-        if os.environ.get("LOBA_DSL_REQUIRE_NATIVE") == "1":
-            pytest.fail(f"LOBA_DSL_REQUIRE_NATIVE=1 but {WHY}")
-        print(WHY)
-        pytest.skip(WHY)
+        missing(WHY)
     return native_packing
 
 
@@ -295,14 +291,8 @@ def test_bitmasks_of_128_cards_or_more_fall_back_to_python() -> None:
 
 # ------------------------------------------------------------------ the whole solver, C against Python
 
-@contextmanager
-def kernels(native: bool) -> Iterator[None]:
-    saved = packing.NATIVE
-    packing.NATIVE = native
-    try:
-        yield
-    finally:
-        packing.NATIVE = saved
+def kernels(native: bool) -> AbstractContextManager[None]:
+    return switched(packing_=native)
 
 
 def _deck(name: str) -> tuple[Solver, list[int]]:
