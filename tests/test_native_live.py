@@ -275,3 +275,41 @@ def test_solver_same_with_and_without_the_twin() -> None:
             hand = rng.sample(pool, rng.randint(1, 14))
             assert fast.best_score(hand) == slow.best_score(hand), (name, hand)
             assert fast.arrange(hand) == slow.arrange(hand), (name, hand)
+
+
+SIXTEEN_RANKS = """extends: menos
+name: h-sixteen
+deck:
+  ranks:
+""" + "\n".join(f'    - {{key: "{k}", face: {i + 1}}}' for i, k in enumerate(
+    ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "P", "R", "V"])) + """
+  ace: A
+  jokers: 16
+melds:
+""" + "".join(f"""  run{w}:
+    description: a run of three or more, at most {w} wilds
+    shape: run 3+, ace either, wilds <= {w}
+""" for w in range(1, 9))
+"""A house deck of 16 ranks (the most the C tables take), 16 Jokers, and eight run kinds of up to 1..8 wilds:
+each (run kind, wilds usable) of a hand's suits is an array of 2^16 lookups, far more than the tables keep."""
+
+
+def test_the_lookup_tables_stay_bounded_and_right() -> None:
+    """Hands with every number of Jokers, under a house of 16 ranks and eight run kinds, make more lookup arrays
+    than the tables keep (4 MiB): they are dropped and made again, and every answer stays the Python's."""
+    rs = loads(SIXTEEN_RANKS, source="h-sixteen.yaml", cached=False)
+    gen = generator(rs)
+    tables = gen.native_live
+    assert tables is not None
+    d = rs.deck
+    rng = random.Random("sixteen")
+    naturals = [c for c in range(d.joker_code) for _ in range(d.copies)]
+    most = 0
+    dropped = False
+    for j in range(400):
+        hand = rng.sample(naturals, rng.randint(3, 20)) + [d.joker_code] * (j % 10)
+        assert_same(gen, hand)
+        held = tables.lookups()
+        dropped = dropped or held < most
+        most = max(most, held)
+    assert dropped, "the tables were never dropped: the test did not reach the bound"

@@ -11,8 +11,9 @@
  * Liveness is computed per suit (a 16-bit field of ranks held) and per rank (copies and suits held by
  * set-natural cards), as the Python's packed integers are; the run lookups (CandidateGenerator's
  * _run_groups_of: per run shape, the unions of the held ranks of the windows a suit's wilds can fill)
- * are computed here on a miss and kept in an array indexed by (wilds usable, ranks held in one suit):
- * at most (largest window + 1) << n_ranks entries of 8 bytes per run shape, plus their groups.
+ * are computed here on a miss and kept in an array indexed by (wilds usable, ranks held in one suit),
+ * one per run shape and wilds usable, of 1 << n_ranks entries of 8 bytes, plus their groups; past 4 MiB
+ * of arrays (or 2^20 groups) every cached lookup is dropped and made again as asked for.
  *
  * Limits (live_tables returns None beyond them, and the generator keeps its Python methods): at most
  * 16 ranks and 8 suits (the Python's per-rank bytes hold a suit's bit each), a set's least size at most
@@ -74,14 +75,41 @@ typedef struct {
     RunShape *runs;
     uint16_t *pool;   /* the groups of every cached lookup */
     size_t pool_used, pool_cap;
+    size_t row_bytes; /* the lookup arrays allocated, in bytes */
     PyObject *pure_live;
 } LiveTables;
+
+/* Bytes of lookup arrays one LiveTables may hold, and groups in its pool: past either, every cached
+ * lookup is dropped before the next is made (as the Python's MASK_TABLE_LIMIT empties a full table), so a
+ * house ruleset of 16 ranks and many run shapes and wild limits keeps its memory flat.  Shipped decks
+ * (13 ranks, 64 KiB an array) never reach it. */
+#define ROW_BYTES_LIMIT ((size_t)4 << 20)
+#define POOL_LIMIT ((size_t)1 << 20)
+
+/* Drops every cached lookup (the arrays freed, the pool emptied). */
+static void drop_lookups(LiveTables *T) {
+    for (int k = 0; k < T->n_runs; k++) {
+        RunShape *R = &T->runs[k];
+        if (R->cache == NULL) continue;
+        for (int b = 0; b <= R->cap; b++) {
+            free(R->cache[b]);
+            R->cache[b] = NULL;
+        }
+    }
+    T->row_bytes = 0;
+    T->pool_used = 0;
+}
 
 /* ------------------------------------------------------------------ the run lookups */
 
 /* CandidateGenerator._run_groups_of(index, present, budget), cached; NULL with a Python error. */
 static Lookup *run_lookup(LiveTables *T, RunShape *R, uint32_t present, long long budget) {
     int b = budget < R->cap ? (int)budget : R->cap;
+    size_t row_size = ((size_t)1 << T->n_ranks) * sizeof(Lookup);
+    /* (the callers read a lookup before asking for the next, so none is held across a drop) */
+    if ((R->cache[b] == NULL && T->row_bytes + row_size > ROW_BYTES_LIMIT && T->row_bytes > 0)
+        || T->pool_used + MAX_RANKS + 1 > POOL_LIMIT)
+        drop_lookups(T);
     Lookup *row = R->cache[b];
     if (row == NULL) {
         row = (Lookup *)calloc((size_t)1 << T->n_ranks, sizeof(Lookup));
@@ -90,6 +118,7 @@ static Lookup *run_lookup(LiveTables *T, RunShape *R, uint32_t present, long lon
             return NULL;
         }
         R->cache[b] = row;
+        T->row_bytes += row_size;
     }
     Lookup *e = &row[present];
     if (e->filled) return e;
@@ -683,6 +712,7 @@ static PyObject *live_tables(PyObject *module, PyObject *const *args, Py_ssize_t
     T->runs = NULL;
     T->pool = NULL;
     T->pool_used = T->pool_cap = 0;
+    T->row_bytes = 0;
     T->n_sets = T->n_runs = 0;
     T->pure_live = Py_NewRef(args[7]);
     T->n_ranks = (int)n_ranks;
