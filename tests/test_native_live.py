@@ -33,6 +33,7 @@ from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.api import Solver
 from loba_dsl.solver.candidates import CandidateGenerator
+from loba_dsl.solver.symmetry import SHAPE_LIMIT, SuitCanon, suit_symmetric
 
 try:
     from loba_dsl.solver import native_live
@@ -313,3 +314,27 @@ def test_the_lookup_tables_stay_bounded_and_right() -> None:
         dropped = dropped or held < most
         most = max(most, held)
     assert dropped, "the tables were never dropped: the test did not reach the bound"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_keys_match_suit_canon(name: str) -> None:
+    """``key`` is SuitCanon.key of every card given (live or not) below SHAPE_LIMIT cards, None from there; the
+    Solver's canon, answered by it, still keys big hands by their canonical image."""
+    rs = dict(RULESETS)[name]
+    if not suit_symmetric(rs):
+        pytest.skip("the suits are not alike: no suit key")
+    gen = generator(rs)
+    tables = gen.native_live
+    assert tables is not None
+    canon = SuitCanon(rs, gen.ordered)  # the Python keys alone
+    solver_canon = SuitCanon(rs, gen.ordered)
+    solver_canon.answer_keys_by(tables.key)
+    rng = random.Random(f"key-{name}")
+    for cards in random_hands(rs, rng, 600):
+        multiset = gen.ordered(cards)
+        want = canon.key(multiset)
+        if len(multiset) < SHAPE_LIMIT:
+            assert tables.key(multiset) == want and tables.key(list(cards)) == want, cards
+        else:
+            assert tables.key(multiset) is None
+        assert solver_canon.key(multiset) == want

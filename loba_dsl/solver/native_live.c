@@ -316,6 +316,61 @@ done:
     return result;
 }
 
+/* SuitCanon.key of codes[0 .. n-1] (the live ones only, given L): per suit the sum of 4-bit rank counts, the
+ * suits' sums sorted, then the Jokers; n < shape_limit <= 16, so no count reaches 16. */
+static PyObject *shape_tuple(const LiveTables *T, const int *codes, Py_ssize_t n, const Live *L) {
+    uint64_t acc[MAX_SUITS] = {0};
+    long jokers = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int c = codes[i];
+        if (L != NULL && !is_live(T, L, c)) continue;
+        if (T->rank[c] < 0) jokers++;
+        else acc[T->suit[c]] += (uint64_t)1 << (4 * T->rank[c]);
+    }
+    const int n_suits = T->n_suits;
+    for (int i = 1; i < n_suits; i++) {
+        uint64_t x = acc[i];
+        int j = i;
+        while (j > 0 && acc[j - 1] > x) {
+            acc[j] = acc[j - 1];
+            j--;
+        }
+        acc[j] = x;
+    }
+    PyObject *result = PyTuple_New(n_suits + 1);
+    if (result == NULL) return NULL;
+    for (int i = 0; i <= n_suits; i++) {
+        PyObject *v = i < n_suits ? PyLong_FromUnsignedLongLong(acc[i]) : PyLong_FromLong(jokers);
+        if (v == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, v);
+    }
+    return result;
+}
+
+/* key(cards) -> SuitCanon.key(cards) (every card, live or not), or None for shape_limit cards or more. */
+static PyObject *tables_key(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    LiveTables *T = (LiveTables *)self;
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "key takes one argument: the cards");
+        return NULL;
+    }
+    PyObject *seq = tuple_of_items(args[0], "cards must be a sequence");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *result = NULL;
+    if (n >= T->shape_limit) {
+        result = Py_NewRef(Py_None);
+    } else {
+        int codes[MAX_RANKS];  /* shape_limit <= 16 */
+        if (read_codes(T, PySequence_Fast_ITEMS(seq), n, codes) == 0) result = shape_tuple(T, codes, n, NULL);
+    }
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyObject *tables_live_shape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     LiveTables *T = (LiveTables *)self;
     if (nargs != 1) {
@@ -337,34 +392,7 @@ static PyObject *tables_live_shape(PyObject *self, PyObject *const *args, Py_ssi
         result = PyTuple_New(0);
         goto done;
     }
-    uint64_t acc[MAX_SUITS] = {0};
-    long jokers = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int c = codes[i];
-        if (!is_live(T, &L, c)) continue;
-        if (T->rank[c] < 0) jokers++;
-        else acc[T->suit[c]] += (uint64_t)1 << (4 * T->rank[c]);
-    }
-    const int n_suits = T->n_suits;
-    for (int i = 1; i < n_suits; i++) {
-        uint64_t x = acc[i];
-        int j = i;
-        while (j > 0 && acc[j - 1] > x) {
-            acc[j] = acc[j - 1];
-            j--;
-        }
-        acc[j] = x;
-    }
-    result = PyTuple_New(n_suits + 1);
-    if (result == NULL) goto done;
-    for (int i = 0; i <= n_suits; i++) {
-        PyObject *v = i < n_suits ? PyLong_FromUnsignedLongLong(acc[i]) : PyLong_FromLong(jokers);
-        if (v == NULL) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyTuple_SET_ITEM(result, i, v);
-    }
+    result = shape_tuple(T, codes, n, &L);
 done:
     Py_DECREF(seq);
     return result;
@@ -621,6 +649,8 @@ static PyMethodDef tables_methods[] = {
      "live_shape(cards) -> SuitCanon.key of the live cards, () or None (CandidateGenerator.live_shape)"},
     {"split", (PyCFunction)(void (*)(void))tables_split, METH_FASTCALL,
      "split(live) -> (parts, jokers) (CandidateGenerator.split)"},
+    {"key", (PyCFunction)(void (*)(void))tables_key, METH_FASTCALL,
+     "key(cards, /) -> SuitCanon.key(cards), or None for shape_limit cards or more"},
     {"lookups", (PyCFunction)tables_lookups, METH_NOARGS, "lookups() -> how many run lookups are cached"},
     {NULL, NULL, 0, NULL},
 };

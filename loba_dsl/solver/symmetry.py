@@ -124,6 +124,16 @@ class SuitCanon:
             return (-1, *self.renamed(cards)[0])
         return shape_key(self._slots(cards))
 
+    def answer_keys_by(self, twin: Callable[[Multiset], tuple[int, ...] | None]) -> None:
+        """Let ``twin`` answer :meth:`key` (a C twin, ``None`` where it does not: :data:`SHAPE_LIMIT` cards or more)."""
+        python = self.key
+
+        def key(cards: Multiset) -> tuple[int, ...]:
+            found = twin(cards)
+            return python(cards) if found is None else found
+
+        self.key = key  # type: ignore[method-assign]
+
     def ordered_key(self, cards: Multiset) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """A key of ``cards`` up to a renaming of the suits that keeps their order, and the suits they hold.
 
