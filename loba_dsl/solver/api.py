@@ -160,10 +160,10 @@ class Solver:
         best total gain of their melds (the best gain of those cards as a hand, either way).  Keyed by the cards
         themselves, or where the suits are all alike by :meth:`SuitCanon.key` (the same for every renaming)."""
         self._canon: SuitCanon | None = SuitCanon(ruleset, self.candidates.ordered) if suit_symmetric(ruleset) else None
-        if self._canon is not None and self.candidates.native_live is not None:
-            self._canon.answer_keys_by(self.candidates.native_live.key)  # the live cards' C twin keys them too
         """Where the ruleset treats every suit alike, the canonical renaming of the suits of a hand or a meld: the key
         of the caches of best gains and of melds' gains (an arrangement keeps the cards it was given)."""
+        if self._canon is not None and self.candidates.native_live is not None:
+            self._canon.answer_keys_by(self.candidates.native_live.key)  # the live cards' C twin keys them too
         self._live_melds: dict[Multiset, tuple[PlacedMeld, ...]] = {}
         """A hand's live cards -> the melds of their best arrangement."""
         self._melds_by_shape: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[PlacedMeld, ...]]] = {}
