@@ -365,8 +365,9 @@ def test_plain_search_melds_answers_as_the_python_fields() -> None:
     assert any(pooled for *_, pooled in calls), "some search holds a pool of wilds (mas-pagat, uruguay)"
     for solver, cards, raw, pooled in calls:
         clocks = [CountingClock(Budget(seconds=60.0)) for _ in range(2)]
-        native = packing.plain_search_melds(cards, raw, solver._positions, solver.deck.joker_code, pooled,
-                                            clocks[0])
+        with kernels(True):  # (under LOBA_DSL_PURE=1 too: the C kernel is what is tested)
+            native = packing.plain_search_melds(cards, raw, solver._positions, solver.deck.joker_code, pooled,
+                                                clocks[0])
         with kernels(False):
             solver._clock = clocks[1]
             try:
@@ -384,7 +385,7 @@ def test_plain_search_melds_is_the_python_path_when_pure() -> None:
 
 def test_plain_search_melds_rejects_codes_outside_the_order() -> None:
     needs_native()
-    with pytest.raises(ValueError, match="card code"):
+    with kernels(True), pytest.raises(ValueError, match="card code"):
         packing.plain_search_melds((1, 2, 9), [((1, 2, 9), 5)], (0, 1, 2, 3), 3, frozenset())
 
 
@@ -395,7 +396,8 @@ def test_plain_search_melds_first_of_equal_values() -> None:
     needs_native()
     cards = (0, 1, 2, 3)
     raw: list[tuple[tuple[int, ...], int]] = [((0, 1, 2), 7), ((1, 2, 3), 7)]
-    found = packing.plain_search_melds(cards, raw, (0, 1, 2, 3), 3, frozenset())
+    with kernels(True):
+        found = packing.plain_search_melds(cards, raw, (0, 1, 2, 3), 3, frozenset())
     assert found == (7, [1])
     with kernels(False):
         fake = _deck("menos")[0]
