@@ -10,7 +10,9 @@ from typing import NoReturn
 
 import pytest
 
+from loba_dsl.budget import Clock
 from loba_dsl.solver import candidates, packing
+from loba_dsl.solver.api import Solver
 
 
 def missing(why: str) -> NoReturn:
@@ -39,3 +41,19 @@ def switched(*, live: bool | None = None, candidates_: bool | None = None, packi
         yield
     finally:
         candidates.NATIVE_LIVE, candidates.NATIVE_CANDIDATES, packing.NATIVE = saved
+
+
+def plain_search_both(solver: Solver, cards: tuple[int, ...], raw: list[tuple[tuple[int, ...], int]],
+                      pooled: frozenset[int], clocks: tuple[Clock, Clock]
+                      ) -> tuple[tuple[int, list[int]] | None, tuple[int, list[int]]]:
+    """One plain search of ``solver``'s by the C kernel (fields built in C; ``None`` where its key is too wide)
+    and by ``Solver._plain_search``'s own Python, each counting its states on its clock."""
+    with switched(packing_=True):  # (under LOBA_DSL_PURE=1 too: the C kernel is what is tested)
+        native = packing.plain_search_melds(cards, raw, solver._positions, solver.deck.joker_code, pooled, clocks[0])
+    with switched(packing_=False):
+        solver._clock = clocks[1]
+        try:
+            python = solver._plain_search(cards, raw, pooled)
+        finally:
+            solver._clock = None
+    return native, python

@@ -25,7 +25,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 import pytest
-from native_twins import missing, switched
+from native_twins import missing, plain_search_both, switched
 
 from loba_dsl.budget import Budget, Clock
 from loba_dsl.cards.deck import Card
@@ -227,13 +227,7 @@ def check_ruleset(seed: int) -> None:
         Solver._plain_search = real  # type: ignore[method-assign]
     for cards, raw, pool in calls:
         clocks = (CountingClock(), CountingClock())
-        native = packing.plain_search_melds(cards, raw, fast._positions, d.joker_code, pool, clocks[0])
-        with twins(False):
-            fast._clock = clocks[1]
-            try:
-                python = fast._plain_search(cards, raw, pool)
-            finally:
-                fast._clock = None
+        native, python = plain_search_both(fast, cards, raw, pool, clocks)
         if native is not None:  # None: the key is wider than the C kernel takes (the Python builds it)
             assert native == python, (text, cards, raw, pool)
             assert clocks[0].counted == clocks[1].counted

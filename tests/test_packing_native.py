@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_twins import missing, switched
+from native_twins import missing, plain_search_both, switched
 
 from loba_dsl.budget import Budget, Clock
 from loba_dsl.errors import BudgetExceeded
@@ -364,16 +364,8 @@ def test_plain_search_melds_answers_as_the_python_fields() -> None:
     calls = _recorded_plain_searches()
     assert any(pooled for *_, pooled in calls), "some search holds a pool of wilds (mas-pagat, uruguay)"
     for solver, cards, raw, pooled in calls:
-        clocks = [CountingClock(Budget(seconds=60.0)) for _ in range(2)]
-        with kernels(True):  # (under LOBA_DSL_PURE=1 too: the C kernel is what is tested)
-            native = packing.plain_search_melds(cards, raw, solver._positions, solver.deck.joker_code, pooled,
-                                                clocks[0])
-        with kernels(False):
-            solver._clock = clocks[1]
-            try:
-                python = solver._plain_search(cards, raw, pooled)
-            finally:
-                solver._clock = None
+        clocks = (CountingClock(Budget(seconds=60.0)), CountingClock(Budget(seconds=60.0)))
+        native, python = plain_search_both(solver, cards, raw, pooled, clocks)
         assert native == python, (cards, raw, pooled)
         assert clocks[0].counted == clocks[1].counted
 

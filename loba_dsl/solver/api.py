@@ -145,7 +145,7 @@ class Solver:
         self.wild_capable = self.candidates.wild_capable
         self.order = self.candidates.order
         """The processing order: plain naturals by suit then rank, then the cards that can be wild."""
-        self._positions = tuple(self.order[c] for c in range(self.deck.n_codes))
+        self._positions = self.candidates.position
         """Per card code, its place in the processing order (for the C kernels)."""
         self._sorted = self.candidates.ordered
         self._may_meld = self.candidates.may_meld

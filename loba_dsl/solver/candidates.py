@@ -198,7 +198,7 @@ class CandidateGenerator:
                                | (self._wild_cell if self.wild_capable[c] else 0) for c in range(deck.n_codes))
         """Per card code, its cells among a hand's live cells (:meth:`_live_mask`): its run bit (``_run_bit``),
         its set bit (``_set_live_bit``) above them, and one bit above both if it can be wild (always live)."""
-        self._position = tuple(self.order[c] for c in range(deck.n_codes))
+        self.position = tuple(self.order[c] for c in range(deck.n_codes))
         """Per card code, its place in the processing order."""
         self._shape_units = shape_units(deck)
         self._n_ranks, self._n_suits = n_ranks, n_suits
@@ -219,7 +219,7 @@ class CandidateGenerator:
         """This generator's tables for ``native_live`` (None where the deck or a shape is beyond its limits)."""
         return _native_live.live_tables(
             self._n_ranks, self._n_suits,
-            tuple((self.rank[c], self.suit[c], self.set_natural[c], self.wild_capable[c], self._position[c])
+            tuple((self.rank[c], self.suit[c], self.set_natural[c], self.wild_capable[c], self.position[c])
                   for c in range(self.deck.n_codes)),
             self._set_shapes,
             tuple((lo, limit, index in self._low_runs, tuple((size, mask) for size, _, mask in self.run_windows[index]))
@@ -357,7 +357,7 @@ class CandidateGenerator:
             return ()
         live_bit = self._live_bit
         out = [c for c in cards if live_bit[c] & mask]
-        out.sort(key=self._position.__getitem__)
+        out.sort(key=self.position.__getitem__)
         return tuple(out)
 
     def live_shape(self, cards: Sequence[Card]) -> tuple[int, ...] | None:
