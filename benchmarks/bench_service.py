@@ -110,7 +110,7 @@ def batch_request() -> tuple[Request, dict[str, Any]]:
 
 
 def round_request() -> Request:
-    want = {"Ana": 0, "Beto": 57, "Carla": 30, "Dani": 36}  # seed 004, rules.md §1 (tests/test_scoring.py)
+    want = {"Ana": 0, "Beto": 57, "Carla": 30, "Dani": 36}  # seed 004, rules.md §1 (tests/scoring/test_scoring.py)
     return Request("/v1/score/round", _json({"players": ROUND}), 200,
                    lambda got: {p["name"]: p["score"] for p in got["players"]} == want)
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import pytest
 
-SLOW_MODULES = {"test_fuzz.py", "test_properties.py"}
+SLOW_MODULES = {"test_fuzz.py", "test_meld_properties.py"}
 SLOW_NAMES = (
     "brute_force",
     "best_discard_is_exact",

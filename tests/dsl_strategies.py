@@ -1,6 +1,6 @@
 """Hypothesis strategies for the DSL: well-typed formula trees over the vocabulary, as the parser makes them.
 
-Shared by tests/test_dsl_printer.py and tests/test_dsl_evaluator.py (not a test module itself).
+Shared by tests/dsl/test_dsl_printer.py and tests/dsl/test_dsl_evaluator.py (not a test module itself).
 Names come from :mod:`loba_dsl.dsl.vocabulary`, so a name or function added there is generated here.
 Trees are in the parser's normal form: ``and``/``or`` with two items or more, an ``Arith`` chain all of
 ``+ -`` or all of ``*``, numbers not negative (``-3`` is ``Neg(3)``).

@@ -1,6 +1,6 @@
 """Driving the referee through its own moves, for tests that ask it what a player may do with a hand.
 
-Shared by tests/test_contract_turn.py and tests/test_can_go_out_rules.py: Ana, Beto and Carla sit at
+Shared by tests/game/test_contract_turn.py and tests/solver/test_can_go_out_rules.py: Ana, Beto and Carla sit at
 the table, Beto plays first (whichever way ``deal.first_player`` and ``deal.direction`` turn), and
 every move is the referee's own (:func:`loba_dsl.game.referee.verify` then ``apply``).
 """

@@ -8,7 +8,7 @@ per process and cached by the caller (``Ruleset.memo``).
 
 Names are read as :mod:`loba_dsl.dsl.vocabulary` declares them; the symbolic readings of a formula
 (:mod:`loba_dsl.dsl.canon`, :mod:`loba_dsl.solver.objective`) must agree with this one, which
-``tests/test_dsl_evaluator.py`` checks on random formulas and rounds.
+``tests/dsl/test_dsl_evaluator.py`` checks on random formulas and rounds.
 
 >>> from loba_dsl.dsl.parser import parse_formula
 >>> class Round:

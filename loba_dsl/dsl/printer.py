@@ -3,7 +3,7 @@
 :func:`print_shape`, :func:`print_cards`, :func:`print_rule` (and :func:`print_table`),
 :func:`print_formula` and :func:`print_contract` write the fewest parentheses that keep the tree:
 parsing the text gives the same tree again (positions aside), and the text of a canonical spelling
-is itself (``tests/test_dsl_printer.py`` holds the fixtures).
+is itself (``tests/dsl/test_dsl_printer.py`` holds the fixtures).
 
 Canonical spelling: one space around binary operators and after commas, ``a ? b : c``, ``-x``,
 ``not x``, ``f(a, b where c)``; card words separated by spaces in a value table and by ``, `` in a

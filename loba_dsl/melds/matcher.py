@@ -348,7 +348,7 @@ class Matcher:
                       reasons: bool = True, budget: BudgetLike | Clock = None) -> Outcome:
         """:meth:`match` without the tables: the general matcher, every reason worked out now.
 
-        The reference the tables are tested against (tests/test_meld_tables.py).
+        The reference the tables are tested against (tests/melds/test_meld_tables.py).
         """
         specs = self.specs if specs is None else specs
         return self._match(tuple(cards), specs, reasons, budget)

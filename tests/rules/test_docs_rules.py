@@ -25,7 +25,7 @@ import yaml
 
 from loba_dsl.rules.loading import load, load_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"
 SCHEMA_FILE = ROOT / "loba_dsl" / "rulesets" / "schema.json"
 RULESETS = ROOT / "loba_dsl" / "rulesets"

@@ -11,17 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
-
-from loba_cli.main import app
-
-
-def run(*args: str, input: str | bytes | None = None) -> Result:
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"loba {args!r} raised {result.exception!r}")
-    assert "Traceback" not in result.output, result.output
-    return result
+from cli_runner import run
+from typer.testing import Result
 
 
 def json_out(result: Result) -> Any:

@@ -15,9 +15,9 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_runner import run
+from sheets import ACCEPTANCE
 
-from loba_cli.main import app
 from loba_dsl.errors import LobaError, LobaErrors
 from loba_dsl.rules.loading import load
 from loba_dsl.scoring.match_play import MatchResult, RoundResult
@@ -29,16 +29,6 @@ from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
 def play(text: str, ruleset: str = "menos", *, target: int | None = None, source: str = "match.txt") -> MatchResult:
     rs = load(ruleset)
     return play_match_sheet(read_match(text, rs, source=source), rs, target=target)
-
-
-def run(*args: str) -> Result:
-    """``loba ARGS``: whatever happens, no traceback and no escaped exception (style.md)."""
-    result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"loba {args!r} raised {result.exception!r}"
-    )
-    assert "Traceback" not in result.output, result.output
-    return result
 
 
 def single_error(error: LobaError) -> LobaError:
@@ -63,23 +53,6 @@ def reentry_scores(r: RoundResult) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------- menos: elimination and reenganche
-
-
-ACCEPTANCE = """\
-# Issue 3's acceptance match (seed 004)
-players: Ana, Beto, Carla, Dani
-round 1
-  Ana: out
-  Beto: 34
-  Carla: 57
-  Dani: 20
-round 2
-  Ana: out
-  Beto: 40
-  Carla: 50
-  Dani: 12
-reenter Carla
-"""
 
 
 def test_acceptance_match_menos() -> None:

@@ -5,7 +5,7 @@ Expected values come from the rules, never from the code's output:
 - rules.md §1 (Loba de Menos): wild cards are Jokers only; penalties Joker 25, Ace 15, J/Q/K 10, 2–10 face;
 - rules.md §4 (uruguay): "Ace 20, face cards 10; 2s are wild and cost 25 in hand"; "Joker unchanged (25,
   wild in escaleras); everything else Menos" — so the same deck and the same deal as Menos;
-- issue 5's acceptance, cited by tests/test_diff.py: ``5♥ 2♣ 7♥`` is an escalera only under uruguay, an
+- issue 5's acceptance, cited by tests/compare/test_diff.py: ``5♥ 2♣ 7♥`` is an escalera only under uruguay, an
   ``A♠`` left in hand costs 15 against 20, a ``2♣`` 2 against 25;
 - style.md "Tests": a diff of a ruleset with itself is empty;
 - issue 8 §2 and §6: no argument is "a name or maybe a path"; data flows one way inside ``diff/``, with no

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 import yaml
-from typer.testing import CliRunner, Result
+from cli_runner import run
+from typer.testing import Result
 
 import loba_dsl
-from loba_cli.main import app
 
 PACKAGE_DIR = Path(loba_dsl.__file__).parent
 
@@ -35,16 +35,6 @@ ELEVEN = {
 }
 SHIPPED = ELEVEN | {"gin"}  # issue 4 §2 adds a `gin` ruleset, written like any other
 JSON_KEYS = {"input", "ruleset", "valid", "kind", "cards", "reading", "points", "reasons"}  # issue 2 §5
-
-
-def run(*args: str, input: str | bytes | None = None) -> Result:
-    """Invoke ``loba ARGS``; whatever happens, no traceback and no escaped exception."""
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"loba {args!r} raised {result.exception!r}"
-    )
-    assert "Traceback" not in result.output, result.output
-    return result
 
 
 def assert_finding_or_ok(result: Result, code: int) -> None:

@@ -40,11 +40,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner, Result
+from typer.testing import Result
 
-from loba_cli.main import app
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.melds.matcher import matcher_for
 from loba_dsl.rules.documents import shipped_names
@@ -633,15 +633,6 @@ def test_menos_best_discard_hand_made() -> None:
 
 
 # ---------------------------------------------------------------- 6. loba arrange
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    """``loba ARGS``: whatever happens, no traceback and no escaped exception (style.md)."""
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"loba {args!r} raised {result.exception!r}")
-    assert "Traceback" not in result.output, result.output
-    return result
 
 
 ISSUE_HAND = "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"

@@ -13,13 +13,13 @@ Where the expected values come from:
   3-6 of one rank in exactly three suits, no wilds; on the table a wild standing for a K-8 or a high
   ace is 3, another wild 1, a high ace 3, a low one 1, K-8 2, 7-3 1; in hand A, Joker and 2 are 3,
   K-8 2, 7-3 1); the score of an arrangement is the round formula if the round ended now, the
-  going-out bonus aside (``tests/test_solver.py``'s ``A♠ K♠ Q♠`` is 7);
+  going-out bonus aside (``tests/solver/test_solver.py``'s ``A♠ K♠ Q♠`` is 7);
 - every arrangement is checked card by card: its melds are legal by ``loba check``'s matcher, they and
   the cards left are the hand, and its score is ``score_player``'s (the round formula).
 
 The agreement property compares the pooled search with the search that names every wild (the one the
 solver keeps for the opening and the contracts, whose tables may tell a Joker from a 2): two different
-searches of the same question, on hands too large for ``tests/test_solver.py``'s brute force; the
+searches of the same question, on hands too large for ``tests/solver/test_solver.py``'s brute force; the
 brute force itself covers hands of up to 9 cards, and ``benchmarks/crosscheck_ilp.py`` (HiGHS) 20-30.
 """
 

@@ -28,7 +28,7 @@ from loba_dsl.melds.matcher import PACK_MAX, Matcher, Outcome, matcher_for
 from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
 
-SHIPPED = sorted(p.stem for p in (Path(__file__).parent.parent / "rulesets").glob("*.yaml"))
+SHIPPED = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "rulesets").glob("*.yaml"))
 
 HOUSES = {
     # Jokers, 2s and 3s wild or natural, values by card and position (tests/house_rulesets.py).

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_runner import run
+from sheets import MENOS_ROUND
 
-from loba_cli.main import app
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError, LobaErrors
 from loba_dsl.rules.loading import load
@@ -36,16 +36,6 @@ def codes(rs: Ruleset, text: str) -> tuple[Card, ...]:
 def meld_codes(rs: Ruleset, text: str) -> list[tuple[Card, ...]]:
     """Melds separated by ``|``."""
     return [codes(rs, part) for part in text.split("|") if part.strip()]
-
-
-def run(*args: str) -> Result:
-    """``loba ARGS``: whatever happens, no traceback and no escaped exception (style.md)."""
-    result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"loba {args!r} raised {result.exception!r}"
-    )
-    assert "Traceback" not in result.output, result.output
-    return result
 
 
 def all_errors(error: LobaError) -> list[LobaError]:
@@ -245,21 +235,6 @@ def test_cli_bare_hand_uruguay(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- whole rounds
-
-
-MENOS_ROUND = """\
-# a round of Loba de Menos, four players
-players: 4
-player Ana: went out
-  table: 4♣ 5♣ 6♣ | 7♠ 7♥ 7♦
-player Beto
-  hand: JOKER A♠ K♦ 7♣
-player Carla
-  table: 9♦ 10♦ J♦
-  hand: Q♥ J♣ 10♦
-player Dani
-  hand: A♠ K♦ 2♣ 9♥
-"""
 
 
 def test_menos_round() -> None:

@@ -4,9 +4,9 @@ error or result it must give now.
 
 Already tested elsewhere, and not repeated here: the cache runs no planted pickle, follows no planted
 temp or entry symlink, ignores foreign classes and stale content, and 20 cold-cache processes agree
-(tests/test_loading.py); ``extends`` refuses symlinked siblings out of the folder and FIFOs, and does
-not echo a broken sibling's content (tests/test_loading.py); control characters never reach the
-terminal (tests/test_loading.py). The solver's and matcher's items (many Jokers and wild 2s, a suit of
+(tests/rules/test_loading.py); ``extends`` refuses symlinked siblings out of the folder and FIFOs, and does
+not echo a broken sibling's content (tests/rules/test_loading.py); control characters never reach the
+terminal (tests/rules/test_loading.py). The solver's and matcher's items (many Jokers and wild 2s, a suit of
 wilds, a 60-card ``arrange``, a 34-card ``--discard``, the 16-Joker arrangement) belong to the solver
 and matcher budgets and are tested with them.
 
@@ -25,10 +25,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_runner import run
 
 import loba_cli.main as cli
-from loba_cli.main import app
 from loba_dsl.compare import Budget, diff
 from loba_dsl.dsl.canon import MAX_CANON_WORK, canonical_text, evaluate_canonical, is_exact
 from loba_dsl.errors import LobaError
@@ -39,15 +38,6 @@ from loba_dsl.rules.loading import load, load_file, loads
 from loba_dsl.scoring.score_sheets import MAX_POINTS, read_match, read_round
 
 MENOS_TEXT = (shipped_dir() / "menos.yaml").read_text(encoding="utf-8")
-
-
-def run(*args: str, input: str | None = None) -> Result:
-    """``loba ARGS`` through Typer's runner: never an escaped exception, never a traceback."""
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.output
-    assert result.exit_code != 3, result.output
-    return result
 
 
 def write(folder: Path, name: str, text: str) -> Path:

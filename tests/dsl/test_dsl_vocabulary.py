@@ -31,7 +31,7 @@ from loba_dsl.dsl.vocabulary import (
 )
 from loba_dsl.rules.loading import load
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_the_names_of_the_language() -> None:

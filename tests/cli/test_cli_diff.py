@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_runner import run
+from typer.testing import Result
 
-from loba_cli.main import app
 from loba_dsl.compare.stats import deal, play_stats
 from loba_dsl.rules.loading import load
 
@@ -48,16 +48,6 @@ def _fresh_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("LOBA_CACHE_DIR", str(tmp_path_factory.mktemp("loba-cache")))
         yield
-
-
-def run(*args: str) -> Result:
-    """Invoke ``loba ARGS``; whatever happens, no traceback and no escaped exception."""
-    result = CliRunner().invoke(app, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"loba {args!r} raised {result.exception!r}"
-    )
-    assert "Traceback" not in result.output, result.output
-    return result
 
 
 def finding(result: Result, code: int) -> str:

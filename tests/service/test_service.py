@@ -16,9 +16,8 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("msgspec")
 
+from sheets import ACCEPTANCE, MENOS_ROUND
 from starlette.testclient import TestClient
-from test_matches import ACCEPTANCE
-from test_scoring import MENOS_ROUND
 from typer.testing import CliRunner
 
 from loba_cli.main import app as cli
@@ -224,7 +223,7 @@ def test_batch_of_1000_melds(client: TestClient) -> None:
 
 
 def test_score_round_sheet_is_the_cli_object(client: TestClient, tmp_path: Any) -> None:
-    """Seed 004 (tests/test_scoring.py): Ana went out 0; Beto 57, Carla 30, Dani 36 (rules.md §1 penalties)."""
+    """Seed 004 (tests/scoring/test_scoring.py): Ana went out 0; Beto 57, Carla 30, Dani 36 (rules.md §1 penalties)."""
     path = tmp_path / "round.txt"
     path.write_text(MENOS_ROUND, encoding="utf-8")
     r = client.post("/v1/score/round", json={"sheet": MENOS_ROUND})

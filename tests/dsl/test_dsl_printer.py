@@ -28,7 +28,7 @@ from loba_dsl.dsl.printer import (
     print_table,
 )
 
-RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
+RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 
 CANONICAL: dict[str, list[str]] = {
     "shape": [

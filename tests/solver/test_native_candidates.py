@@ -44,7 +44,7 @@ except ImportError as error:  # pragma: no cover - only where no compiler built 
 else:
     WHY = ""
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
 
 WRAP_DISTINCT = """extends: menos

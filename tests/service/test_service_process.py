@@ -22,7 +22,7 @@ pytest.importorskip("uvicorn")
 
 pytestmark = pytest.mark.slow  # `make test-fast` leaves it out; `make test` runs it
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def free_port() -> int:

@@ -15,21 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from cli_runner import run
 
-from loba_cli.main import app
 from loba_dsl.compare.stats import play_stats
 from loba_dsl.errors import LobaError
 from loba_dsl.rules.loading import load, loads
 from loba_dsl.scoring.score_sheets import play_match_sheet, read_match, read_round, score_round_sheet
-
-
-def run(*args: str, input: str | bytes | None = None) -> Result:
-    result = CliRunner().invoke(app, list(args), input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"loba {args!r} raised {result.exception!r}")
-    assert "Traceback" not in result.output, result.output
-    return result
 
 
 def round_error(text: str, ruleset: str = "menos") -> str:

@@ -43,7 +43,7 @@ except ImportError as error:  # pragma: no cover - only where no compiler built 
 else:
     WHY = ""
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
 
 HOUSES = {

@@ -26,7 +26,7 @@ from loba_dsl.rules.loading import load
 from loba_dsl.solver.objective import NotSeparable, Objective, objective
 
 SOME = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SHIPPED = sorted(p.stem for p in (Path(__file__).resolve().parent.parent / "rulesets").glob("*.yaml"))
+SHIPPED = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "rulesets").glob("*.yaml"))
 
 
 def linearised(obj: Objective, env: Round) -> int:

@@ -25,7 +25,7 @@ from loba_dsl.rules import disk_cache, loading
 from loba_dsl.rules.loading import SHIPPED_ONLY, Siblings, load, load_file, loads
 from loba_dsl.rules.model import Ruleset
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # An uploaded house ruleset on Menos: two wild cards in an escalera instead of Menos's one
 # (rules.md §1: "wilds per escalera ... at most 1. Setting.").
