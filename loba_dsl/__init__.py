@@ -10,6 +10,8 @@ The public API, in the order data flows (text → cards → ruleset → engine �
     loba.Solver(rs).arrange(cards)           # Arrangement
     loba.diff(rs, loba.load_file(path))      # DiffReport
     loba.Table.deal(rs, players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)   # the referee
+    loba.Match(table, {"Ana": loba.RandomPlayer(), ...}).play()                       # a whole match
+    loba.parse_move("Beto melds 7♠ 7♥ 7♦", rs)                                        # the move notation
 
 Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
 ``to_dict()`` lists every problem with its file, line, column and length.
@@ -60,9 +62,19 @@ _EXPORTS: dict[str, str] = {
     # arranging hands
     "Solver": "loba_dsl.solver.api",
     "Arrangement": "loba_dsl.solver.api",
-    # refereeing moves
+    # refereeing moves and matches
     "Table": "loba_dsl.game",
     "IllegalMove": "loba_dsl.game",
+    "InvalidMove": "loba_dsl.game",
+    "Match": "loba_dsl.game",
+    "Player": "loba_dsl.game",
+    "PlayerView": "loba_dsl.game",
+    "RandomPlayer": "loba_dsl.game",
+    "ReentryOffer": "loba_dsl.game",
+    "GameRecord": "loba_dsl.game",
+    "TableCache": "loba_dsl.game",
+    "parse_move": "loba_dsl.game",
+    "format_move": "loba_dsl.game",
     # comparing rulesets
     "diff": "loba_dsl.compare",
     "DiffReport": "loba_dsl.compare",
@@ -86,19 +98,26 @@ __all__ = [
     "CheckResult",
     "DSLError",
     "DiffReport",
+    "GameRecord",
     "IllegalMove",
     "InputError",
+    "InvalidMove",
     "LobaError",
     "LobaErrors",
     "Location",
+    "Match",
     "MatchResult",
     "MatchRound",
     "Notation",
     "ParsedCards",
+    "Player",
     "PlayerPoints",
     "PlayerRound",
     "PlayerScore",
+    "PlayerView",
+    "RandomPlayer",
     "Reentry",
+    "ReentryOffer",
     "Resolver",
     "RoundFacts",
     "RoundScore",
@@ -108,11 +127,14 @@ __all__ = [
     "Siblings",
     "Solver",
     "Table",
+    "TableCache",
     "check",
     "diff",
+    "format_move",
     "load",
     "load_file",
     "loads",
+    "parse_move",
     "play_match",
     "score_round",
 ]
@@ -146,8 +168,18 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
+    from loba_dsl.game import InvalidMove as InvalidMove
+    from loba_dsl.game import Match as Match
+    from loba_dsl.game import Player as Player
+    from loba_dsl.game import PlayerView as PlayerView
+    from loba_dsl.game import RandomPlayer as RandomPlayer
+    from loba_dsl.game import ReentryOffer as ReentryOffer
     from loba_dsl.game import Table as Table
+    from loba_dsl.game import TableCache as TableCache
+    from loba_dsl.game import format_move as format_move
+    from loba_dsl.game import parse_move as parse_move
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.rules.loading import SHIPPED_ONLY as SHIPPED_ONLY

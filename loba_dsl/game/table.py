@@ -1,4 +1,4 @@
-"""``Table``: one game at the table, move by move, always refereed.
+"""``Table``: one game at the table, round after round, move by move, always refereed.
 
 >>> from loba_dsl.defaults import DEFAULT_RULESET
 >>> from loba_dsl.rules.loading import load
@@ -11,26 +11,48 @@
 
 A table holds the rounds played so far; ``play`` validates every move with
 the referee (:mod:`loba_dsl.game.referee`) and raises :class:`IllegalMove`
-with the reasons, changing nothing.  A table dealt from a seed also plays the
-dealer's part: it reshuffles the discard pile when the stock runs out (the
-record gets the reshuffle entry) and deals the next round.
+with the reasons, changing nothing.  A table with a random generator (dealt
+from a seed, or given one) also plays the dealer's part: it reshuffles the
+discard pile when the stock runs out (the record gets the reshuffle entry)
+and deals the next round.
+
+Between rounds the match rules decide (:mod:`loba_dsl.game.standings`): who
+is eliminated, who may re-enter (``reentry_offers``; ``reenter`` records the
+decision), who plays the next round, and when the match is over.  A round
+of a hand-dealt game may leave cards unknown (:mod:`loba_dsl.game.partial`).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome as scoring
-from loba_dsl.game import record, referee
-from loba_dsl.game.moves import Draw, Move, Reshuffle
+from loba_dsl.game import partial, referee
+from loba_dsl.game.moves import (
+    UNKNOWN,
+    Draw,
+    Move,
+    Reshuffle,
+    card_code,
+    cards_played,
+    check_player_name,
+    resolve,
+    with_deck,
+)
+from loba_dsl.game.record import FORMAT, digest_step
 from loba_dsl.game.referee import Event, IllegalMove, Reason
+from loba_dsl.game.standings import ReentryOffer, Standings, standings
 from loba_dsl.game.state import Phase, RoundState
-from loba_dsl.rules.model import Ruleset, StockExhausted
+from loba_dsl.rules.model import NextDealer, Ruleset, StockExhausted
+from loba_dsl.scoring.model import MatchRound, PlayerPoints, PlayerRound
+
+if TYPE_CHECKING:
+    from loba_dsl.game.view import PlayerView
 
 
 class UndoRefused(LobaError):
@@ -49,6 +71,13 @@ class DealRejected(LobaError):
         super().__init__("; ".join(r.text() for r in self.reasons))
 
 
+class MatchRefused(LobaError):
+    """Something the match rules do not allow now: a round after the end, a re-entry not offered, a round
+    dealt before the re-entries are decided or to a player who is out."""
+
+    code = "match"
+
+
 @dataclass(frozen=True, slots=True)
 class Check:
     """The verdict of a dry run: legal, or the reasons (rule key, words, ruleset file:line)."""
@@ -65,35 +94,71 @@ class Check:
 
 @dataclass
 class RoundLog:
-    """One round as the record states it: the deal, then every move in order."""
+    """One round as the record states it: who plays, the deal, every move in order, what followed it."""
 
     dealer: int
+    """The dealer's seat in ``players``."""
     hands: tuple[tuple[Card, ...], ...]
     upcard: Card | None
-    stock: tuple[Card, ...]
+    stock: tuple[Card, ...] | None
+    """The stock as dealt, top first; ``None`` where the record does not know it."""
     moves: list[Move] = field(default_factory=list)
     states: list[RoundState] = field(default_factory=list)
     """The state before each move, then the current one (``states[-1]``)."""
+    players: tuple[str, ...] = ()
+    """Who plays this round, in seating order (players out of the match sit it out)."""
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    """Each move's record entry (made once, when the move is played)."""
+    digests: list[str] = field(default_factory=list)
+    """The record digest after each move (``digests[0]``: after the deal)."""
+    reentries: list[tuple[str, bool]] = field(default_factory=list)
+    """The re-entry decisions made right after this round: (player, accepted)."""
+    shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)
+    """Hands shown at the end of the round where the record did not know them (a hand-dealt game)."""
+    unchecked: partial.Unchecked | None = None
+    """What the record leaves unknown (``None``: every card of the round is known)."""
+    result: scoring.RoundResult | None = None
+
+    def copy(self) -> RoundLog:
+        return replace(self, moves=list(self.moves), states=list(self.states), entries=list(self.entries),
+                       digests=list(self.digests), reentries=list(self.reentries), shown=dict(self.shown),
+                       unchecked=None if self.unchecked is None else replace(
+                           self.unchecked, hands_unknown=dict(self.unchecked.hands_unknown),
+                           from_unknown={k: list(v) for k, v in self.unchecked.from_unknown.items()}))
 
 
 class LegalMoves:
     """The legal moves of a state: iterate for a (bounded) list; ``in`` is exact legality."""
 
-    def __init__(self, rs: Ruleset, state: RoundState, auto_reshuffle: bool) -> None:
-        self._rs, self._state, self._auto = rs, state, auto_reshuffle
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._rs, self._state, self._auto = table.rs, table.state, table.rng is not None
 
     def __iter__(self) -> Iterator[Move]:
-        s = self._state
-        if self._auto and s.phase is Phase.DRAW and not s.stock and _can_reshuffle(self._rs, s):
-            yield Draw(s.players[s.turn], "stock")
-        yield from referee.legal_moves(self._rs, s)
+        s, rs, deck = self._state, self._rs, self._rs.deck
+        if self._auto and s.phase is Phase.DRAW and not s.stock and _can_reshuffle(rs, s):
+            yield Draw(s.players[s.turn], "stock", deck=deck)
+        if s.phase is not Phase.OVER and UNKNOWN in s.hands[s.turn]:
+            # a hand-dealt game: moves of the cards known to be held, each judged on the real state
+            known = tuple(c for c in s.hands[s.turn] if c != UNKNOWN)
+            view = replace(s, hands=(*s.hands[:s.turn], known, *s.hands[s.turn + 1:]))
+            for mv in referee.legal_moves(rs, view):
+                if not self._table._judge(mv)[0]:
+                    yield with_deck(mv, deck)
+            return
+        for mv in referee.legal_moves(rs, s):
+            if self._table.partial and self._table._judge(mv)[0]:
+                continue
+            yield with_deck(mv, deck)
 
     def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move):
+        try:
+            mv = resolve(self._rs, move)
+        except LobaError:
             return False
-        if self._auto and _reshuffle_first(self._rs, self._state, move):
+        if self._auto and _reshuffle_first(self._rs, self._state, mv):
             return True
-        return not referee.verify(self._rs, self._state, move)
+        return not self._table._judge(mv)[0]
 
 
 def _can_reshuffle(rs: Ruleset, s: RoundState) -> bool:
@@ -107,36 +172,51 @@ def _reshuffle_first(rs: Ruleset, s: RoundState, move: Move) -> bool:
 
 
 class Table:
-    """A game of one ruleset: the current round's state, its record, and the rounds before."""
+    """A game of one ruleset: the current round's state, its record, the rounds before, the match."""
 
     def __init__(self, rs: Ruleset, players: Sequence[str], rng: random.Random | None = None,
-                 ruleset_ref: str | None = None) -> None:
+                 ruleset_ref: str | None = None, *, target: int | None = None) -> None:
+        for i, name in enumerate(players):
+            check_player_name(name, f"players[{i}]")
         if len(set(players)) != len(players):
             raise LobaError(f"players must have different names: {', '.join(players)}")
+        if target is not None:
+            from loba_dsl.scoring.match_play import check_target
+
+            check_target(rs, target)
         self.rs = rs
         self.players = tuple(players)
         self.ruleset_ref = ruleset_ref or rs.name
-        self._rng = rng
+        self.rng = rng
+        """Where the dealer's shuffles come from (reshuffles, the next deal); ``None``: the record gives them."""
+        self.target = target
         self.rounds: list[RoundLog] = []
         self.results: list[scoring.RoundResult] = []
         self.seed: int | None = None
+        self._match: tuple[tuple[int, int], Standings] | None = None
 
     # ------------------------------------------------------------ starting a round
 
     @classmethod
-    def deal(cls, rs: Ruleset, players: Sequence[str], dealer: str, seed: int) -> Table:
+    def deal(cls, rs: Ruleset, players: Sequence[str], dealer: str, seed: int, *,
+             target: int | None = None) -> Table:
         """A fresh game, dealt from ``seed`` (the same seed deals the same cards)."""
-        t = cls(rs, players, random.Random(seed))
+        t = cls(rs, players, random.Random(seed), target=target)
         t.seed = seed
-        t._deal_from_rng(t._seat(dealer))
+        t._deal_from_rng(t._seat(dealer), t.players)
         return t
 
     @classmethod
     def from_deal(cls, rs: Ruleset, players: Sequence[str], dealer: str, hands: Sequence[Sequence[Card]],
-                  upcard: Card | None, stock: Sequence[Card], ruleset_ref: str | None = None) -> Table:
-        """A game whose first deal is given (a physical game to check); raises :class:`DealRejected`."""
-        t = cls(rs, players, None, ruleset_ref)
-        t._start(t._seat(dealer), hands, upcard, stock)
+                  upcard: Card | None, stock: Sequence[Card] | None, ruleset_ref: str | None = None, *,
+                  target: int | None = None, rng: random.Random | None = None) -> Table:
+        """A game whose first deal is given (a physical game to check); raises :class:`DealRejected`.
+
+        A hand-dealt game may leave cards unknown: ``UNKNOWN`` (``-1``) in a hand or the stock, or
+        ``stock=None`` (its size is then what the deck leaves).
+        """
+        t = cls(rs, players, rng, ruleset_ref, target=target)
+        t._start(t._seat(dealer), t.players, hands, upcard, stock)
         return t
 
     def _seat(self, player: str) -> int:
@@ -144,13 +224,14 @@ class Table:
             raise LobaError(f"'{player}' is not at the table ({', '.join(self.players)})")
         return self.players.index(player)
 
-    def _deal_from_rng(self, dealer: int) -> None:
-        assert self._rng is not None
-        rs, n = self.rs, len(self.players)
+    def _deal_from_rng(self, dealer: int, playing: Sequence[str]) -> None:
+        assert self.rng is not None
+        rs, n = self.rs, len(playing)
         cards = referee.deck_cards(rs)
-        self._rng.shuffle(cards)
+        self.rng.shuffle(cards)
         hands: list[list[Card]] = [[] for _ in range(n)]
-        seat, step, pos = referee.first_seat(rs, dealer, n), referee.step(rs), 0
+        seat = referee.first_seat(rs, playing.index(self.players[dealer]), n)
+        step, pos = referee.step(rs), 0
         for _ in range(rs.deal.cards):
             for k in range(n):
                 hands[(seat + k * step) % n].append(cards[pos])
@@ -158,39 +239,93 @@ class Table:
         upcard = None
         if rs.deal.upcard:
             upcard, pos = cards[pos], pos + 1
-        self._start(dealer, hands, upcard, cards[pos:])
+        self._start(dealer, playing, hands, upcard, cards[pos:])
 
-    def _start(self, dealer: int, hands: Sequence[Sequence[Card]], upcard: Card | None,
-               stock: Sequence[Card]) -> None:
-        if len(hands) != len(self.players):
-            raise LobaError(f"the deal gives {len(hands)} hands for {len(self.players)} players")
-        problems = referee.deal_problems(self.rs, hands, upcard, stock, self.players)
+    def _start(self, dealer: int, playing: Sequence[str], hands: Sequence[Sequence[Card]], upcard: Card | None,
+               stock: Sequence[Card] | None) -> None:
+        """Start a round: ``dealer`` is a seat of the table, ``playing`` who plays it (in seating order)."""
+        playing = tuple(playing)
+        if len(hands) != len(playing):
+            raise LobaError(f"the deal gives {len(hands)} hands for {len(playing)} players")
+        dealt = tuple(tuple(h) for h in hands)
+        known_stock = stock is not None
+        if stock is None:
+            size = sum(len(h) for h in dealt) + (upcard is not None)
+            stock = (UNKNOWN,) * max(0, self.rs.deck.size - size)
+        problems = referee.deal_problems(self.rs, dealt, upcard, stock, playing)
         if problems:
             raise DealRejected(problems)
-        state = referee.start(self.rs, self.players, dealer, hands, upcard, stock, len(self.rounds) + 1)
-        self.rounds.append(RoundLog(dealer, tuple(tuple(h) for h in hands), upcard, tuple(stock), [], [state]))
+        seat = playing.index(self.players[dealer])
+        state = referee.start(self.rs, playing, seat, dealt, upcard, stock, len(self.rounds) + 1)
+        log = RoundLog(seat, dealt, upcard, tuple(stock) if known_stock else None, [], [state], playing)
+        if partial.has_unknown(state):
+            log.unchecked = partial.Unchecked()
+            log.unchecked.note_deal(playing, dealt, log.stock)
+        prev = self.digest if self.rounds else digest_step("", self._header())
+        log.digests.append(digest_step(prev, self._deal_entry(log)))
+        self.rounds.append(log)
+
+    def _header(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset_ref, "players": list(self.players), "target": self.target}
+
+    def _deal_entry(self, log: RoundLog) -> dict[str, Any]:
+        names = self.rs.deck.names
+        return {"players": list(log.players), "dealer": log.players[log.dealer],
+                "hands": [[names[c] if c != UNKNOWN else "??" for c in h] for h in log.hands],
+                "upcard": None if log.upcard is None else names[log.upcard],
+                "stock": None if log.stock is None else [names[c] if c != UNKNOWN else "??" for c in log.stock]}
 
     def next_round(self, hands: Sequence[Sequence[Card]] | None = None, upcard: Card | None = None,
                    stock: Sequence[Card] | None = None) -> None:
-        """Deal the next round (``deal.next_dealer`` names the dealer): from the seed, or as given."""
-        if self.outcome() is None:
-            raise LobaError(f"round {len(self.rounds)} has not ended yet")
+        """Deal the next round to the players still in (``deal.next_dealer`` names the dealer): from the
+        random generator, or as given (one hand per player of :meth:`playing`, in seating order)."""
+        playing = self.playing()
         dealer = self.next_dealer()
         if hands is None:
-            if self._rng is None:
-                raise LobaError("this table has no seed: give the next round's hands, up-card and stock")
-            self._deal_from_rng(dealer)
+            if self.rng is None:
+                raise LobaError("this table has no random generator: give the next round's hands, up-card and "
+                                "stock")
+            self._deal_from_rng(dealer, playing)
         else:
-            self._start(dealer, hands, upcard, stock or ())
+            self._start(dealer, playing, hands, upcard, stock)
 
     def deal_next(self, seed: int) -> None:
         """Deal the next round from ``seed`` (a server continuing a recorded game)."""
-        self._rng = random.Random(seed)
+        self.playing()  # refused before the generator changes
+        self.rng = random.Random(seed)
         self.seed = None  # one seed no longer explains every deal of the record
         self.next_round()
 
+    def playing(self) -> tuple[str, ...]:
+        """Who plays the next round, in seating order; refused while a round is on, while re-entries wait
+        for a decision, and once the match is over."""
+        if self.rounds and self.state.phase is not Phase.OVER:
+            raise LobaError(f"round {len(self.rounds)} has not ended yet")
+        if self.rounds and self.rounds[-1].result is None:
+            raise MatchRefused(f"round {len(self.rounds)} has ended, but its scores cannot be counted: "
+                               + self._unscored())
+        if not self.rounds:
+            return self.players
+        m = self.standings()
+        if m.offers:
+            waiting = ", ".join(f"{o.player} (at {o.score})" for o in m.offers)
+            raise MatchRefused(f"decide the re-entries first: {waiting} may re-enter (match.reentry); "
+                               "Table.reenter(player, accept)")
+        if m.over:
+            raise MatchRefused(f"the match is over: {', '.join(m.winners)} won ({m.how}); no round is dealt "
+                               "after it")
+        return m.playing
+
     def next_dealer(self) -> int:
-        return referee.next_dealer(self.rs, self.state)
+        """The seat (in :attr:`players`) that deals the next round: ``deal.next_dealer`` among the players
+        still in (the player who went out, if they play on; else the deal passes on to the next player in)."""
+        s = self.state
+        playing = self.playing()
+        if self.rs.deal.next_dealer is NextDealer.WENT_OUT and s.went_out is not None \
+                and s.players[s.went_out] in playing:
+            return self.players.index(s.players[s.went_out])
+        n, d, step = len(self.players), self.players.index(s.players[s.dealer]), referee.step(self.rs)
+        return next((d + k * step) % n for k in range(1, n + 1) if self.players[(d + k * step) % n] in playing)
 
     # ------------------------------------------------------------ where the game is
 
@@ -214,43 +349,83 @@ class Table:
     def round_number(self) -> int:
         return len(self.rounds)
 
+    @property
+    def partial(self) -> bool:
+        """Whether the current round leaves cards unknown (a hand-dealt game)."""
+        return self.rounds[-1].unchecked is not None
+
+    @property
+    def digest(self) -> str:
+        """The record digest of the game so far (the same as :func:`~loba_dsl.game.record.record_digest` of
+        :meth:`record`): a cache key for :meth:`snapshot` that grows move by move at no cost."""
+        log = self.rounds[-1]
+        last = log.digests[-1]
+        if log.reentries or log.shown:
+            last = digest_step(last, {"reentries": log.reentries, "shown": {
+                p: self.rs.deck.names_of(c) for p, c in log.shown.items()}})
+        return last
+
     def legal(self) -> LegalMoves:
-        return LegalMoves(self.rs, self.state, self._rng is not None)
+        return LegalMoves(self)
+
+    def _judge(self, move: Move) -> referee.Judgement:
+        s = self.state
+        got = referee.judge(self.rs, s, move)
+        if self.partial and not got[0] and got[1] is not None:
+            over = partial.over_the_deck(self.rs, got[1])
+            if over:
+                return over, None, ()
+        return got
 
     def check(self, move: Move) -> Check:
-        """A dry run: legal, or why not.  Changes nothing."""
+        """A dry run: legal, or why not.  Changes nothing.  Cards may be given by name (``"K♦"``)."""
+        move = resolve(self.rs, move)
         if self._auto_reshuffle_needed(move):
             return Check(True)
-        reasons = referee.verify(self.rs, self.state, move)
+        reasons = self._judge(move)[0]
         return Check(not reasons, tuple(reasons))
 
     def _auto_reshuffle_needed(self, move: Move) -> bool:
-        return self._rng is not None and _reshuffle_first(self.rs, self.state, move)
+        return self.rng is not None and _reshuffle_first(self.rs, self.state, move)
 
     def play(self, move: Move, ply: int | None = None) -> tuple[Event, ...]:
         """Play a move (always validated): the events it caused, or :class:`IllegalMove`.
 
-        ``ply``, where given, is the ply the move was chosen at: a move chosen on a state that has
-        moved on since (a stale client) is refused.
+        Cards may be given by name (``Discard("Beto", "K♦")``).  ``ply``, where given, is the ply the
+        move was chosen at: a move chosen on a state that has moved on since (a stale client) is refused.
         """
+        move = resolve(self.rs, move)
         if ply is not None and ply != self.ply:
             raise IllegalMove(move, [Reason("turn.order", f"the move was chosen at ply {ply}, but the round is at "
                                             f"ply {self.ply}", referee.where(self.rs, "turn.order"))])
         events: tuple[Event, ...] = ()
         if self._auto_reshuffle_needed(move):
-            assert self._rng is not None
+            reasons = self._judge(move)[0] if self.state.stock else []
+            if reasons:
+                raise IllegalMove(move, reasons)
+            assert self.rng is not None
             pile = list(self.state.pile[1:])
-            self._rng.shuffle(pile)
-            events = self._push(Reshuffle(tuple(pile)))
+            self.rng.shuffle(pile)
+            events = self._push(Reshuffle(tuple(pile), deck=self.rs.deck))
         return events + self._push(move)
 
     def _push(self, move: Move) -> tuple[Event, ...]:
         log = self.rounds[-1]
-        new, events = referee.apply(self.rs, log.states[-1], move)
+        before = log.states[-1]
+        reasons, new, events = self._judge(move)
+        if reasons or new is None:
+            raise IllegalMove(move, reasons)
+        if log.unchecked is None and partial.has_unknown(new):  # a reshuffle of unknown order
+            log.unchecked = partial.Unchecked()
+        if log.unchecked is not None:
+            log.unchecked.note_move(move, before)
+        entry = move.to_dict(self.rs)
         log.moves.append(move)
         log.states.append(new)
+        log.entries.append(entry)
+        log.digests.append(digest_step(log.digests[-1], entry))
         if new.phase is Phase.OVER:
-            self.results.append(self._score(new))
+            self._score(log)
         return events
 
     def undo(self) -> Move:
@@ -261,78 +436,225 @@ class Table:
         last = log.moves[-1]
         if isinstance(last, Reshuffle) or (isinstance(last, Draw) and last.source == "stock"):
             raise UndoRefused("a stock draw showed a card: it cannot be taken back")
-        if log.states[-1].phase is Phase.OVER:
+        if log.reentries or log.shown:
+            raise UndoRefused("the round's end was followed by re-entry decisions or shown hands")
+        if log.result is not None:
             self.results.pop()
+            log.result = None
+            self._match = None
+        if log.unchecked is not None and not isinstance(last, (Draw, Reshuffle)):
+            self._forget_unknown(log, last)
         log.moves.pop()
         log.states.pop()
+        log.entries.pop()
+        log.digests.pop()
         return last
 
-    # ------------------------------------------------------------ results and views
+    def _forget_unknown(self, log: RoundLog, move: Move) -> None:
+        assert log.unchecked is not None
+        taken = log.unchecked.from_unknown.get(move.player or "", [])
+        held = list(log.states[-2].hands[log.states[-2].turn])
+        for c in cards_played(move):
+            if c in held:
+                held.remove(c)
+            elif c in taken:
+                taken.remove(c)
 
-    def _score(self, s: RoundState) -> scoring.RoundResult:
+    # ------------------------------------------------------------ the end of a round
+
+    def _score(self, log: RoundLog) -> None:
+        s = log.states[-1]
+        hands = tuple(log.shown.get(p, h) for p, h in zip(s.players, s.hands, strict=True))
+        if any(UNKNOWN in h for h in hands):
+            return  # a hand-dealt round: the scores wait for the hands to be shown
         melds: list[list[tuple[Card, ...]]] = [[] for _ in s.players]
         for m in s.melds:
             melds[m.owner].append(m.cards)
-        return scoring.score(self.rs, players=s.players, melds=melds, hands=s.hands, went_out=s.went_out,
-                             all_at_once=s.all_at_once, stock_out=s.stock_out, round_number=s.round_number)
+        log.result = scoring.score(self.rs, players=s.players, melds=melds, hands=hands, went_out=s.went_out,
+                                   all_at_once=s.all_at_once, stock_out=s.stock_out, round_number=s.round_number)
+        self.results.append(log.result)
+        self._match = None
+
+    def show(self, player: str, cards: Sequence[Card]) -> None:
+        """At the end of a hand-dealt round: the cards ``player`` holds, where the record did not know them all."""
+        log = self.rounds[-1]
+        s = log.states[-1]
+        if s.phase is not Phase.OVER:
+            raise LobaError(f"round {len(self.rounds)} has not ended: hands are shown when it is over")
+        if player not in s.players:
+            raise LobaError(f"'{player}' does not play round {len(self.rounds)}")
+        if log.result is not None or player in log.shown:
+            raise LobaError(f"{player}'s hand is already known")
+        hand = s.hands[s.players.index(player)]
+        cards = tuple(card_code(self.rs, c, f"{player}'s hand") for c in cards)
+        rest = list(cards)
+        for c in hand:
+            if c != UNKNOWN:
+                if c not in rest:
+                    raise LobaError(f"{player} showed {' '.join(self.rs.deck.names_of(cards))}, but holds "
+                                    f"{self.rs.deck.name(c)} by the record")
+                rest.remove(c)
+        if len(cards) != len(hand):
+            raise LobaError(f"{player} holds {len(hand)} card(s), but {len(cards)} were shown")
+        over = partial.over_the_deck(self.rs, s, tuple(rest))
+        if over:
+            raise IllegalMove(Draw(player, "stock"), over)
+        log.shown[player] = cards
+        self._score(log)
+
+    def _unscored(self) -> str:
+        s = self.state
+        log = self.rounds[-1]
+        who = [f"{p}'s hand holds {h.count(UNKNOWN)} unknown card(s)" for p, h in zip(s.players, s.hands, strict=True)
+               if UNKNOWN in h and p not in log.shown]
+        return "; ".join(who) + " (show them: the round's \"shown\" in a record, Table.show)"
 
     def outcome(self) -> scoring.RoundResult | None:
-        """The current round's result once it is over (scored as ``loba score`` would), else ``None``."""
-        if self.state.phase is not Phase.OVER:
-            return None
-        return self.results[-1]
+        """The current round's result once it is over and scored (as ``loba score`` would), else ``None``."""
+        return self.rounds[-1].result if self.state.phase is Phase.OVER else None
 
     def totals(self) -> dict[str, int]:
+        """Every round's scores added up (without the match's re-entries: see :meth:`standings`)."""
         out = dict.fromkeys(self.players, 0)
         for r in self.results:
             for name, points in r.scores.items():
                 out[name] += points
         return out
 
-    def view(self, player: str) -> dict[str, Any]:
-        """What ``player`` may know now: their hand, the table, the pile, how many cards the others hold."""
-        seat = self._seat(player)
-        s, names = self.state, self.rs.deck.names
-        return {
-            "round": self.round_number,
-            "player": player,
-            "to_move": s.to_move,
-            "phase": s.phase.value,
-            "ply": s.ply,
-            "dealer": s.players[s.dealer],
-            "hand": [names[c] for c in s.hands[seat]],
-            "hand_counts": {p: len(h) for p, h in zip(s.players, s.hands, strict=True)},
-            "stock_count": len(s.stock),
-            "pile": [names[c] for c in s.pile],
-            "melds": [{"meld": m.number, "owner": s.players[m.owner], "kind": m.kind,
-                       "cards": [names[c] for c in m.cards], "stands": [names[c] for c in m.stands]}
-                      for m in s.melds],
-            "opened": [s.players[i] for i in sorted(s.opened)],
-            "outcome": self.outcome().to_dict() if self.outcome() is not None else None,  # type: ignore[union-attr]
-        }
+    # ------------------------------------------------------------ the match
+
+    def standings(self) -> Standings:
+        """The match after the rounds scored so far: totals, eliminations, re-entries, offers, the winner."""
+        key = (len(self.results), sum(len(r.reentries) for r in self.rounds))
+        if self._match is not None and self._match[0] == key:
+            return self._match[1]
+        rounds: list[MatchRound] = []
+        decisions: list[list[tuple[str, bool]]] = []
+        for log in self.rounds:
+            if log.result is None:
+                break
+            rounds.append(self._match_round(log))
+            decisions.append(log.reentries)
+        got = standings(self.rs, self.players, rounds, decisions, self.target)
+        self._match = (key, got)
+        return got
+
+    def _match_round(self, log: RoundLog) -> MatchRound:
+        r = log.result
+        assert r is not None
+        s = log.states[-1]
+        if self.rs.match.instant_win is None:  # the points are all the match rules need
+            return MatchRound(tuple(PlayerPoints(p.name, p.score, p.went_out) for p in r.players), r.round_number,
+                              r.stock_out)
+        melds: list[list[tuple[Card, ...]]] = [[] for _ in s.players]
+        for m in s.melds:
+            melds[m.owner].append(m.cards)
+        hands = [log.shown.get(p, h) for p, h in zip(s.players, s.hands, strict=True)]
+        return MatchRound(tuple(PlayerRound(p.name, tuple(melds[i]), hands[i], p.went_out, p.all_at_once)
+                                for i, p in enumerate(r.players)), r.round_number, r.stock_out)
+
+    def reentry_offers(self) -> tuple[ReentryOffer, ...]:
+        """The re-entries waiting for a decision (right after the round that eliminated the player)."""
+        if not self.rounds or self.rounds[-1].result is None:
+            return ()
+        return self.standings().offers
+
+    def reenter(self, player: str, accept: bool = True) -> ReentryOffer:
+        """Decide an offered re-entry (``accept=False``: the player stays out); the offer decided."""
+        offer = next((o for o in self.reentry_offers() if o.player == player), None)
+        if offer is None:
+            m = self.standings() if self.results else None
+            why = "the match is over" if m is not None and m.over else "no re-entry is offered to them now"
+            raise MatchRefused(f"{player} cannot decide a re-entry: {why} (match.reentry)")
+        self.rounds[-1].reentries.append((player, accept))
+        self._match = None
+        return offer
+
+    # ------------------------------------------------------------ views, records, snapshots
+
+    def view(self, player: str | None) -> PlayerView:
+        """What ``player`` may see now (``None``: someone at no seat): see :class:`~loba_dsl.game.view.PlayerView`."""
+        from loba_dsl.game.view import build, turn_moves
+
+        if player is not None:
+            self._seat(player)
+        log = self.rounds[-1]
+        match = self.standings() if self.results else None
+        return build(self.rs, self.state, turn_moves(log.moves, log.states), player, self.round_number, match,
+                     self.outcome())
 
     def record(self, view: str | None = None) -> dict[str, Any]:
         """The game as a ``loba-record/1`` document (``view``: as that player may see it, hidden cards ``??``)."""
         full = record_dict(self)
-        return full if view is None else record.view_of(full, view)
+        if view is None:
+            return full
+        from loba_dsl.game.view import hide_record
+
+        return hide_record(full, view)
+
+    def unchecked(self) -> list[str]:
+        """The checks the record did not allow (a hand-dealt game), round by round, in words."""
+        out: list[str] = []
+        for i, log in enumerate(self.rounds, 1):
+            if log.unchecked is not None:
+                out.extend(f"round {i}: {line}" for line in log.unchecked.lines(self.rs))
+        return out
+
+    def copy(self) -> Table:
+        """An independent table in the same state (cheap: states are immutable and shared)."""
+        t = Table.__new__(Table)
+        t.rs, t.players, t.ruleset_ref, t.target, t.seed = self.rs, self.players, self.ruleset_ref, self.target, \
+            self.seed
+        t.rounds = [log.copy() for log in self.rounds]
+        t.results = list(self.results)
+        t._match = self._match
+        rng = self.rng
+        if rng is not None and type(rng) is random.Random:
+            t.rng = random.Random()
+            t.rng.setstate(rng.getstate())
+        else:
+            t.rng = rng
+        return t
+
+
+def _names(rs: Ruleset, cards: Sequence[Card]) -> list[str]:
+    names = rs.deck.names
+    return ["??" if c == UNKNOWN else names[c] for c in cards]
 
 
 def record_dict(table: Table) -> dict[str, Any]:
-    """The record of everything played at ``table`` so far."""
-    rs, names = table.rs, table.rs.deck.names
+    """The record of everything played at ``table`` so far, with each finished round's result and standings."""
+    rs = table.rs
+    match = table.standings() if table.results else None
     rounds = []
-    for log in table.rounds:
-        rounds.append({
-            "dealer": table.players[log.dealer],
-            "deal": {
-                "hands": {p: [names[c] for c in h] for p, h in zip(table.players, log.hands, strict=True)},
-                "upcard": names[log.upcard] if log.upcard is not None else None,
-                "stock": [names[c] for c in log.stock],
-            },
-            "moves": [m.to_dict(rs) for m in log.moves],
-        })
-    out: dict[str, Any] = {"format": record.FORMAT, "ruleset": table.ruleset_ref, "players": list(table.players),
-                           "dealer": table.players[table.rounds[0].dealer], "rounds": rounds}
+    for i, log in enumerate(table.rounds):
+        out: dict[str, Any] = {"dealer": log.players[log.dealer]}
+        if log.players != table.players:
+            out["players"] = list(log.players)
+        out["deal"] = {"hands": {p: _names(rs, h) for p, h in zip(log.players, log.hands, strict=True)},
+                       "upcard": _names(rs, (log.upcard,))[0] if log.upcard is not None else None,
+                       "stock": None if log.stock is None else _names(rs, log.stock)}
+        out["moves"] = [dict(e) for e in log.entries]
+        if log.shown:
+            out["shown"] = {p: _names(rs, c) for p, c in log.shown.items()}
+        if log.result is not None:
+            out["result"] = log.result.to_dict()
+        if log.reentries:
+            offered = {e["name"]: e["score"] for e in match.result.rounds[i].reentries} if match and \
+                i < len(match.result.rounds) else {}
+            out["reentries"] = [{"player": p, "accepted": a, **({"score": offered[p]} if a and p in offered else {})}
+                                for p, a in log.reentries]
+        if match is not None and i < len(match.result.rounds):
+            out["standings"] = match.result.rounds[i].standings
+        rounds.append(out)
+    rec: dict[str, Any] = {"format": FORMAT, "ruleset": table.ruleset_ref, "players": list(table.players),
+                           "dealer": table.players[table.players.index(table.rounds[0].players[
+                               table.rounds[0].dealer])]}
+    if table.target is not None:
+        rec["target"] = table.target
+    rec["rounds"] = rounds
+    if match is not None and match.over:
+        rec["winner"] = list(match.winners)
     if table.seed is not None:
-        out["seed"] = table.seed
-    return out
+        rec["seed"] = table.seed
+    return rec

@@ -140,7 +140,7 @@ def test_view_hides_other_hands_and_the_stock(menos: Ruleset) -> None:
     draws = [m for m in v["rounds"][0]["moves"] if m["op"] == "draw"]
     assert [m.get("card") for m in draws] == [None, "Q♣", None, None]  # Ana sees only her own draw
     assert t.record(view="Ana") == v
-    tv = t.view("Carla")
+    tv = t.view("Carla").to_dict()
     assert tv["hand"] == [n for n in HANDS["Carla"].split()]
     assert "hands" not in tv and tv["hand_counts"] == {"Ana": 9, "Beto": 0, "Carla": 9}
 
@@ -226,12 +226,18 @@ def test_cli_deal_next_round(menos: Ruleset, tmp_path: Path) -> None:
     assert runner.invoke(app, ["deal", "--next", str(fresh), "--seed", "1"]).exit_code == 2  # not over yet
 
 
-def test_a_view_cannot_be_replayed_and_stale_plies_are_refused(menos: Ruleset, tmp_path: Path) -> None:
-    # issue 13: a player's view hides cards as "??": it is not a record that can be replayed (exit 2).
+def test_a_view_replays_as_a_hand_dealt_game_and_stale_plies_are_refused(menos: Ruleset, tmp_path: Path) -> None:
+    # A player's view hides cards as "??": it replays as a hand-dealt record (every move is still judged),
+    # but Carla's hand is never seen, so the round's scores cannot be counted, and the replay says what it
+    # could not check.
     t = played_round(menos)
     path = write(tmp_path, t.record(view="Ana"), "view.json")
-    r = runner.invoke(app, ["replay", str(path)])
-    assert r.exit_code == 2 and "??" in r.stderr
+    r = runner.invoke(app, ["replay", str(path), "--json"])
+    assert r.exit_code == 0, r.stdout
+    out = json.loads(r.stdout)
+    assert out["valid"] and out["rounds"] == [] and "Carla's hand holds 9 unknown card(s)" in out["unscored"]
+    assert any("Beto's hand (9 card(s) unknown at the deal)" in line for line in out["unchecked"])
+    assert any("stock's order" in line for line in out["unchecked"])
     # A move chosen at an older ply is refused (a stale client), and changes nothing.
     fresh = Table.deal(menos, PLAYERS, "Carla", seed=9)
     fresh.play(Draw("Beto", "stock"), ply=0)
