@@ -1,6 +1,6 @@
 """``loba replay``, ``loba deal`` and ``loba moves``: the referee on the command line (thin layer).
 
-Registered on the app by the last lines of :mod:`loba_cli.commands`.
+Registered on :data:`loba_cli.app.app`; :mod:`loba_cli.main` gathers it with the other command modules.
 """
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from typing import Annotated, Any
 
 import typer
 
-from loba_cli.commands import JsonOpt, RulesetOpt, app
+from loba_cli.app import JsonOpt, RulesetOpt, app
 from loba_cli.common import dumps as _dumps
 from loba_cli.common import emit as _emit
 from loba_cli.common import fail as _fail
 from loba_cli.common import guard as _guard
 from loba_cli.common import json_mode as _json_mode
 from loba_cli.common import load_ruleset as _load
-from loba_dsl.defaults import DEFAULT_RULESET
+from loba_dsl import DEFAULT_RULESET
 
 FileArg = Annotated[str, typer.Argument(help="A loba-record/1 JSON file ('-': stdin).")]
 MoveLangOpt = Annotated[str, typer.Option("--lang", help="The words of the moves: en (Ana draws stock) or es "
@@ -28,19 +28,14 @@ MoveLangOpt = Annotated[str, typer.Option("--lang", help="The words of the moves
 def _read_record(file: str) -> Any:
     """The record of FILE, or exit 2 (nothing replayed) when it cannot be read (a regular file of at most
     MAX_BYTES; a FIFO or a device is refused without waiting on it)."""
-    from loba_dsl.game.record import MAX_BYTES, load, loads
+    from loba_dsl import read_record
 
-    if file != "-":
-        return _guard(lambda: load(file))
-    data = sys.stdin.buffer.read(MAX_BYTES + 1)
-    if not data.strip():
-        _fail("error: <stdin> is empty: give the record to read (see `loba help formats`)")
-    return _guard(lambda: loads(data.removeprefix(b"\xef\xbb\xbf"), base=Path.cwd()))
+    return _guard(lambda: read_record(sys.stdin if file == "-" else file))
 
 
 def _match_lines(result: Any) -> list[str]:
     """The match as ``loba match`` shows it, and the re-entries still to decide."""
-    from loba_dsl.render import match_text
+    from loba_dsl import match_text
 
     if result.match is None:
         return []
@@ -59,8 +54,8 @@ def replay(file: FileArg, as_json: JsonOpt = False) -> None:
     record what could not be checked.
     """
     _json_mode(as_json)
-    from loba_dsl.game.replay import replay as run
-    from loba_dsl.game.replay import replay_text
+    from loba_dsl import replay as run
+    from loba_dsl import replay_text
 
     rec = _read_record(file)
     result = _guard(lambda: run(rec))
@@ -93,8 +88,8 @@ def deal_cmd(
     offered a re-entry must be decided first (--reenter NAME or --stay-out NAME), and no round follows the
     end of the match.
     """
-    from loba_dsl.game.record import dumps
-    from loba_dsl.game.table import Table
+    from loba_dsl import Table
+    from loba_dsl import dump_record as dumps
 
     if after is not None:
         raise typer.Exit(_deal_next(after, seed, reenter or [], stay_out or []))
@@ -112,9 +107,9 @@ def deal_cmd(
 
 
 def _deal_next(file: str, seed: int, reenter: list[str], stay_out: list[str]) -> int:
-    from loba_dsl.game.record import dumps
-    from loba_dsl.game.replay import replay as run
-    from loba_dsl.game.replay import replay_text
+    from loba_dsl import dump_record as dumps
+    from loba_dsl import replay as run
+    from loba_dsl import replay_text
 
     rec = _read_record(file)
     result = _guard(lambda: run(rec))
@@ -168,12 +163,11 @@ def moves(file: FileArg, as_json: JsonOpt = False,
     card and the melds on the table.
     """
     _json_mode(as_json)
-    from loba_dsl.game.notation import LANGUAGES, format_move
-    from loba_dsl.game.replay import replay as run
-    from loba_dsl.game.replay import replay_text
+    from loba_dsl import format_move, replay_text
+    from loba_dsl import replay as run
 
-    if lang not in LANGUAGES:
-        _fail(f"error: --lang is {' or '.join(LANGUAGES)} for the moves, not '{lang}'")
+    if lang not in ("en", "es"):
+        _fail(f"error: --lang is en or es for the moves, not '{lang}'")
     if limit < 0:
         _fail("error: --limit must be 0 or more")
     rec = _read_record(file)

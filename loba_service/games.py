@@ -227,10 +227,9 @@ def reason_items(reasons: Any) -> list[ErrorItem]:
 
 
 def _event(e: Any, rs: Ruleset, viewer: str | None) -> dict[str, Any]:
-    from loba_dsl.game.view import seen_event
-
-    seen = seen_event(e, viewer)
-    cards = rs.deck.names_of(seen.cards) if seen.cards or not e.cards else [HIDDEN] * len(e.cards)
+    cards = rs.deck.names_of(e.cards)
+    if e.kind == "drew" and e.player != viewer:
+        cards = [HIDDEN] * len(cards)
     return {"kind": e.kind, "player": e.player, "cards": cards, "meld": e.meld}
 
 

@@ -246,9 +246,13 @@ def load(fp: IO[str] | str | Path, *, ruleset: Ruleset | None = None) -> GameRec
     """Read a record from a file (a house ruleset is looked for beside it) or an open text stream."""
     if isinstance(fp, (str, Path)):
         data = read_bytes(fp).removeprefix(b"\xef\xbb\xbf")
+        if not data.strip():
+            raise RecordError(f"{os.fspath(fp)} is empty: give a loba-record/1 JSON object")
         return loads(data, ruleset=ruleset, base=Path(fp).parent)
     text = fp.read(MAX_BYTES + 1)
-    return loads(text, ruleset=ruleset)
+    if not text.strip():
+        raise RecordError("the record is empty: give a loba-record/1 JSON object")
+    return loads(text.removeprefix("\ufeff"), ruleset=ruleset)
 
 
 # ---------------------------------------------------------------- writing
