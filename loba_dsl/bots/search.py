@@ -1,0 +1,225 @@
+"""The search bot: determinised search over the cards it has not seen, greedy play-outs, the best average.
+
+At the two decisions that matter, the draw and the turn's end (which card to discard, whether to hold
+the melds back), :class:`SearchBot` lists a few candidate turns: greedy's own, and its next-best discards
+and the other draw.  It then samples ``samples`` *worlds*: the cards it has not seen (the deck less its
+hand, the pile and the table; :func:`~loba_dsl.bots.knowledge.unseen_cards`) dealt at random to the other
+hands and the stock, keeping every size (:func:`~loba_dsl.bots.knowledge.sample_world`).  In each world
+each candidate is played, then every seat plays on with :class:`~loba_dsl.bots.greedy.Greedy` for
+``horizon`` turns or to the round's end.  The candidate with the best mean outcome is played (ties go to
+greedy's own).  Every candidate meets the same worlds and the same play-out generators (common random
+numbers), so the comparison is paired.
+
+The outcome of a play-out is the bot's score less the mean of the others' (sign by ``scoring.better``):
+the round's real scores where it ended, else each hand's best score if the round ended now (the
+solver's).  The budget is ``samples`` worlds per decision (reproducible: the worlds come from the bot's
+own generator) and, where given, ``seconds`` of CPU time (then fewer worlds may be played: not
+reproducible, for play against a person).
+
+The bot sees only its view: its worlds are drawn from what the view shows and from its generator, never
+from the table's hidden cards, which it does not have.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+from loba_dsl.bots.greedy import Greedy, fallback, pick
+from loba_dsl.bots.knowledge import Memory, sample_world, unseen_cards
+from loba_dsl.cards.deck import Card
+from loba_dsl.game import outcome, referee
+from loba_dsl.game.moves import Discard, Draw, Move, Reshuffle
+from loba_dsl.game.standings import ReentryOffer
+from loba_dsl.game.state import Phase, RoundState
+from loba_dsl.game.view import PlayerView
+from loba_dsl.rules.model import StockExhausted
+
+__all__ = ["SearchBot", "play_out"]
+
+SAMPLES = 8
+HORIZON = 6
+"""Turns played after the candidate's, by all seats (about one and a half rounds of the table at 4)."""
+WIDTH = 3
+"""Discards tried: greedy's and the next-best ones."""
+
+
+class SearchBot:
+    """Determinised search with greedy play-outs (see the module's doc)."""
+
+    name = "search"
+
+    def __init__(self, rng: random.Random | None = None, *, samples: int = SAMPLES, horizon: int = HORIZON,
+                 width: int = WIDTH, seconds: float | None = None) -> None:
+        self.rng = rng if rng is not None else random.Random()
+        self.samples = max(1, samples)
+        self.horizon = max(1, horizon)
+        self.width = max(1, width)
+        self.seconds = seconds
+        self.memory = Memory()
+        self._plan: tuple[tuple[int, int], list[Move]] | None = None
+        self.decisions = 0
+        """Decisions searched so far (a benchmark reads it)."""
+
+    def reenter(self, offer: ReentryOffer) -> bool:
+        return True
+
+    def move(self, view: PlayerView, legal: Sequence[Move]) -> Move:
+        policy = Greedy.of(view.ruleset)
+        self.memory.observe(view)
+        key = (view.round, view.ply)
+        state: RoundState | None = None
+        wanted: Move | None = None
+        if view.phase is not Phase.DRAW and self._plan is not None and self._plan[0] == key and self._plan[1]:
+            moves = self._plan[1]
+        else:
+            state = self.memory.state(view)
+            moves = self._search(policy, view, state)
+        if moves:
+            wanted = moves[0]
+            self._plan = ((key[0], key[1] + 1), moves[1:])
+        chosen = pick(legal, wanted) if wanted is not None else None
+        if chosen is None:
+            self._plan = None
+            chosen = fallback(policy, state if state is not None else self.memory.state(view), legal)
+        self.memory.played(chosen)
+        return chosen
+
+    # ------------------------------------------------------------ the candidates
+
+    def _candidates(self, policy: Greedy, s: RoundState) -> list[list[Move]]:
+        """Whole turns (from here to the turn's end) to compare; greedy's first."""
+        rs = policy.rs
+        me = s.players[s.turn]
+        if s.phase is Phase.DRAW:
+            greedy_draw, plan = policy.draw_and_plan(s)
+            other = Draw(me, "stock") if greedy_draw.source == "discard" else Draw(me, "discard")
+            out: list[list[Move]] = [[greedy_draw, *plan]]
+            if other.source == "discard":
+                reasons, after, _ = referee.judge(rs, s, other)
+                if reasons or after is None:
+                    return out
+                rest = policy.plan(after)
+                if not rest:
+                    return out
+                out.append([other, *rest])
+            else:
+                out.append([other])
+            return out
+        plan = policy.plan(s)
+        if not plan:
+            return []
+        out = [plan]
+        end = plan[-1]
+        if not isinstance(end, Discard):
+            return out  # going out by a put-down: nothing better
+        before, played = policy._run(s, plan[:-1])
+        if before is None:
+            return out
+        if before.phase is Phase.PLAY and len(plan) > 1:
+            # holding the lay-down back: the discard alone
+            alone = policy.discard(s)
+            if alone is not None:
+                out.append([alone])
+        for c in policy.discard_order(before):
+            if len(out) >= self.width + 1:
+                break
+            mv = Discard(me, c)
+            if mv == end:
+                continue
+            reasons, ns, _ = referee.judge(rs, before, mv)
+            if not reasons and ns is not None:
+                out.append([*played, mv])
+        return out
+
+    def _search(self, policy: Greedy, view: PlayerView, s: RoundState) -> list[Move]:
+        candidates = self._candidates(policy, s)
+        if len(candidates) <= 1:
+            return candidates[0] if candidates else []
+        # going out now is never bettered
+        end, _ = policy._run(s, candidates[0])
+        if end is not None and end.phase is Phase.OVER and end.went_out == s.turn:
+            return candidates[0]
+        self.decisions += 1
+        unseen = unseen_cards(view)
+        totals = [0.0] * len(candidates)
+        started = time.process_time()
+        for played in range(self.samples):
+            if self.seconds is not None and played and time.process_time() - started > self.seconds:
+                break
+            world = sample_world(s, unseen, self.rng)
+            seed = self.rng.getrandbits(64)
+            for i, moves in enumerate(candidates):
+                totals[i] += play_out(policy, world, moves, s.turn, random.Random(seed), self.horizon)
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+
+def _ready(policy: Greedy, s: RoundState, rng: random.Random) -> RoundState:
+    """``s``, the pile reshuffled into the stock first where the stock is empty and the rules say so."""
+    rs = policy.rs
+    if not s.stock and rs.turn.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS and len(s.pile) > 1:
+        pile = list(s.pile[1:])
+        rng.shuffle(pile)
+        s = referee.apply(rs, s, Reshuffle(tuple(pile)))[0]
+    return s
+
+
+def _step(policy: Greedy, s: RoundState, rng: random.Random) -> RoundState:
+    """One whole turn of the seat to move, played by greedy (reshuffling the pile first where needed)."""
+    rs = policy.rs
+    s = _ready(policy, s, rng)
+    draw, plan = policy.draw_and_plan(s)
+    s = referee.apply(rs, s, draw)[0]
+    return _finish_turn(policy, s, plan or policy.plan(s))
+
+
+def _finish_turn(policy: Greedy, s: RoundState, plan: Sequence[Move]) -> RoundState:
+    rs = policy.rs
+    seat = s.turn
+    for mv in plan:
+        reasons, ns, _ = referee.judge(rs, s, mv)
+        if reasons or ns is None:
+            break
+        s = ns
+    if s.phase is Phase.PLAY and s.turn == seat:  # the plan did not end the turn: any legal discard
+        for c in dict.fromkeys(s.hands[seat]):
+            reasons, ns, _ = referee.judge(rs, s, Discard(s.players[seat], c))
+            if not reasons and ns is not None:
+                return ns
+        return replace(s, phase=Phase.OVER, stock_out=True)  # stuck: stop the play-out here
+    return s
+
+
+def play_out(policy: Greedy, world: RoundState, moves: Sequence[Move], me: int, rng: random.Random,
+             horizon: int) -> float:
+    """Play ``moves`` (the rest of ``me``'s turn) in ``world``, then ``horizon`` greedy turns: the outcome."""
+    rs = policy.rs
+    s = world
+    if s.phase is Phase.DRAW:
+        s = referee.apply(rs, _ready(policy, s, rng), moves[0])[0]
+        moves = moves[1:]
+    s = _finish_turn(policy, s, moves if moves else policy.plan(s))
+    for _ in range(horizon):
+        if s.phase is Phase.OVER:
+            break
+        s = _step(policy, s, rng)
+    return _value(policy, s, me)
+
+
+def _value(policy: Greedy, s: RoundState, me: int) -> float:
+    rs = policy.rs
+    if s.phase is Phase.OVER:
+        melds: list[list[tuple[Card, ...]]] = [[] for _ in s.players]
+        for m in s.melds:
+            melds[m.owner].append(m.cards)
+        got = outcome.score(rs, players=s.players, melds=melds, hands=s.hands, went_out=s.went_out,
+                            all_at_once=s.all_at_once, stock_out=s.stock_out, round_number=s.round_number)
+        values = [float(got.scores[p]) for p in s.players]
+    else:
+        values = [float(policy.score(h)) for h in s.hands]
+    others = [v for i, v in enumerate(values) if i != me]
+    edge = values[me] - (sum(others) / len(others) if others else 0.0)
+    return -edge if policy.lower else edge
