@@ -296,6 +296,11 @@ def diff_cmd(
         int, typer.Option("--deals", min=0, help="Also deal and solve N random hands under each ruleset.")
     ] = 0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the dealt hands (same seed, same figures).")] = 1,
+    matches: Annotated[
+        int, typer.Option("--matches", min=0, help="Also let bots play N seeded matches under each ruleset "
+                          "(the same seeds) and compare the figures (see loba simulate).")
+    ] = 0,
+    bots: Annotated[str, typer.Option("--bots", help="The bots of --matches, one per seat.")] = "greedy,greedy,greedy",
     no_witnesses: Annotated[bool, typer.Option("--no-witnesses", help="Only the rules, no examples.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -309,6 +314,11 @@ def diff_cmd(
     left = _guard(lambda: _load(a))
     right = _guard(lambda: _load(b))
     witnesses = not no_witnesses
+    if matches:
+        hook = _simulated_play(matches, bots, deals, seed)
+        report = _guard(lambda: diff(left, right, witnesses=witnesses, stats=hook))
+        _emit(_dumps(report.to_dict()) if as_json else diff_text(report).rstrip("\n"))
+        raise typer.Exit(0 if report.same else 1)
     if deals and sys.stderr.isatty():
         with typer.progressbar(length=2 * deals, label="dealing and solving", file=sys.stderr) as bar:
             report = _guard(lambda: diff(left, right, witnesses=witnesses, deals=deals, seed=seed,
@@ -317,6 +327,37 @@ def diff_cmd(
         report = _guard(lambda: diff(left, right, witnesses=witnesses, deals=deals, seed=seed))
     _emit(_dumps(report.to_dict()) if as_json else diff_text(report).rstrip("\n"))
     raise typer.Exit(0 if report.same else 1)
+
+
+def _simulated_play(matches: int, bots: str, deals: int, seed: int) -> Any:
+    """The statistics hook of ``diff --matches``: simulated matches under both rulesets (and the dealt hands of
+    ``--deals``, where asked), as the rows of the report's table (± one standard error)."""
+    from loba_dsl import bot_names, play_stats, simulate
+
+    names = _guard(lambda: bot_names(bots))
+
+    def hook(a: Any, b: Any) -> dict[str, Any]:
+        rows: list[dict[str, Any]] = []
+        out: dict[str, Any] = {}
+        if deals:
+            dealt = play_stats(a, b, deals=deals, seed=seed).to_dict()
+            rows.extend(dealt.pop("figures"))
+            out["deals"] = dealt["deals"]
+        if sys.stderr.isatty():
+            with typer.progressbar(length=matches, label="playing matches", file=sys.stderr) as bar:
+                sim = simulate(a, vs=b, games=matches, bots=names, seed=seed, progress=bar.update)
+        else:
+            sim = simulate(a, vs=b, games=matches, bots=names, seed=seed)
+        for f in sim.figures:
+            ea, eb = f.sides
+            rows.append({"name": f"{f.name} (played)", "a": ea.value, "b": eb.value, "spread_a": ea.se,
+                         "spread_b": eb.se, "diff": None if f.diff is None else f.diff.value,
+                         "se": None if f.diff is None else f.diff.se, "unit": f.unit})
+        out.update({"matches": matches, "bots": ",".join(names), "seed": seed, "same deals": sim.paired,
+                    "unfinished": list(sim.unfinished), "±": "one standard error", "figures": rows})
+        return out
+
+    return hook
 
 
 # ---------------------------------------------------------------- rulesets, show, validate

@@ -44,7 +44,7 @@ def __getattr__(name: str) -> Any:
 
 def whole_app() -> typer.Typer:
     """The Typer app with every command registered (each command module registers its own on import)."""
-    from loba_cli import commands, game_commands, serve_command  # noqa: F401  (they register on import)
+    from loba_cli import commands, game_commands, serve_command, sim_commands  # noqa: F401  (they register on import)
     from loba_cli.app import app
 
     return app

@@ -96,6 +96,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "TableCache": "loba_dsl.game",
     "parse_move": "loba_dsl.game",
     "format_move": "loba_dsl.game",
+    "format_event": "loba_dsl.game",
     # game records (loba-record/1) and their replay
     "load_record": "loba_dsl.game.record:loads",
     "read_record": "loba_dsl.game.record:load",
@@ -104,6 +105,14 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "replay_text": "loba_dsl.game.replay",
     # comparing rulesets
     "diff": "loba_dsl.compare",
+    "play_stats": "loba_dsl.compare",
+    # bots and simulated play
+    "BOTS": "loba_dsl.bots",
+    "bot_names": "loba_dsl.bots",
+    "make_bot": "loba_dsl.bots",
+    "simulate": "loba_dsl.simulation",
+    "SimReport": "loba_dsl.simulation",
+    "simulation_text": "loba_dsl.simulation.text",
     "DiffReport": "loba_dsl.compare",
     # search budgets
     "Budget": "loba_dsl.budget",
@@ -127,6 +136,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
 }
 
 __all__ = [
+    "BOTS",
     "DEFAULT_RULESET",
     "SHIPPED_ONLY",
     "Arrangement",
@@ -162,6 +172,7 @@ __all__ = [
     "RulesetError",
     "ShippedOnly",
     "Siblings",
+    "SimReport",
     "Solver",
     "Table",
     "TableCache",
@@ -169,6 +180,7 @@ __all__ = [
     "arrange_hand",
     "arrangement_dict",
     "arrangement_text",
+    "bot_names",
     "check",
     "check_contract",
     "check_lines",
@@ -178,16 +190,19 @@ __all__ = [
     "diff_text",
     "dump_record",
     "enable_disk_cache",
+    "format_event",
     "format_move",
     "load",
     "load_file",
     "load_record",
     "loads",
+    "make_bot",
     "match_text",
     "parse_lay_down",
     "parse_move",
     "play_match",
     "play_match_sheet",
+    "play_stats",
     "read_match",
     "read_record",
     "read_round",
@@ -198,6 +213,8 @@ __all__ = [
     "score_round",
     "score_round_sheet",
     "shipped_names",
+    "simulate",
+    "simulation_text",
     "verdict_text",
 ]
 
@@ -219,11 +236,15 @@ if not TYPE_CHECKING:  # type checkers see the imports below, so a misspelt name
 
 
 if TYPE_CHECKING:
+    from loba_dsl.bots import BOTS as BOTS
+    from loba_dsl.bots import bot_names as bot_names
+    from loba_dsl.bots import make_bot as make_bot
     from loba_dsl.budget import Budget as Budget
     from loba_dsl.cards.notation import Notation as Notation
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
     from loba_dsl.compare import DiffReport as DiffReport
     from loba_dsl.compare import diff as diff
+    from loba_dsl.compare import play_stats as play_stats
     from loba_dsl.defaults import DEFAULT_RULESET as DEFAULT_RULESET
     from loba_dsl.errors import BudgetExceeded as BudgetExceeded
     from loba_dsl.errors import DSLError as DSLError
@@ -242,6 +263,7 @@ if TYPE_CHECKING:
     from loba_dsl.game import ReentryOffer as ReentryOffer
     from loba_dsl.game import Table as Table
     from loba_dsl.game import TableCache as TableCache
+    from loba_dsl.game import format_event as format_event
     from loba_dsl.game import format_move as format_move
     from loba_dsl.game import parse_move as parse_move
     from loba_dsl.game.record import dumps as dump_record
@@ -288,6 +310,9 @@ if TYPE_CHECKING:
     from loba_dsl.scoring.score_sheets import read_match as read_match
     from loba_dsl.scoring.score_sheets import read_round as read_round
     from loba_dsl.scoring.score_sheets import score_round_sheet as score_round_sheet
+    from loba_dsl.simulation import SimReport as SimReport
+    from loba_dsl.simulation import simulate as simulate
+    from loba_dsl.simulation.text import simulation_text as simulation_text
     from loba_dsl.solver.advice import arrange_hand as arrange_hand
     from loba_dsl.solver.api import Arrangement as Arrangement
     from loba_dsl.solver.api import Solver as Solver

@@ -145,7 +145,7 @@ class Greedy:
 
         return requirement_in_force(self.rs, opened=s.turn in s.opened, round_number=s.round_number)
 
-    def _run(self, s: RoundState, moves: Sequence[Move]) -> tuple[RoundState | None, list[Move]]:
+    def run(self, s: RoundState, moves: Sequence[Move]) -> tuple[RoundState | None, list[Move]]:
         """Play ``moves`` as far as the referee accepts them: the state after them and those played."""
         played: list[Move] = []
         for mv in moves:
@@ -192,7 +192,7 @@ class Greedy:
         moves: list[Move] = [Meld(me, tuple(sorted(m))) for m in melds]
         if discard is not None:
             moves.append(Discard(me, discard))
-        end, played = self._run(s, moves)
+        end, played = self.run(s, moves)
         if end is None or end.phase is not Phase.OVER or end.went_out != seat:
             return []
         return played
@@ -225,7 +225,7 @@ class Greedy:
                 if s.phase is Phase.OVER:
                     return played
             for mv in self._lay_offs(s):
-                s2, _ = self._run(s, (mv,))
+                s2, _ = self.run(s, (mv,))
                 assert s2 is not None
                 s = s2
                 played.append(mv)
@@ -285,6 +285,21 @@ class Greedy:
         r = deck.rank_of(card)
         return r in (deck.rank_of(m.stands[0]) - 1, deck.rank_of(m.stands[-1]) + 1) or r == deck.ace
 
+    def _ends(self, m: TableMeld) -> tuple[Card | None, Card | None]:
+        """The natural cards a wild laid off at the low and the high end of run ``m`` would stand for."""
+        deck = self.rs.deck
+        low, high = m.stands[0], m.stands[-1]
+        r, suit = deck.rank_of(low), deck.suit_of(low)
+        below = deck.code(r - 1, suit) if r >= 1 else None
+        r, suit = deck.rank_of(high), deck.suit_of(high)
+        if r == deck.ace and r == 0:
+            above = deck.code(1, suit) if deck.n_ranks > 1 else None
+        elif r + 1 < deck.n_ranks:
+            above = deck.code(r + 1, suit)
+        else:
+            above = deck.code(deck.ace, suit) if deck.ace is not None and deck.ace != r else None
+        return below, above
+
     def _lay_off_moves(self, s: RoundState, me: str, card: Card) -> Iterator[Move]:
         rs = self.rs
         mine_only = rs.turn.lay_off is not LayOffRule.ANY_MELDS
@@ -293,7 +308,7 @@ class Greedy:
                 continue
             yield LayOff(me, m.number, (card,))
             if m.run and card in self._wild:
-                for end in (referee._beside(rs, m.stands[0], up=False), referee._beside(rs, m.stands[-1], up=True)):
+                for end in self._ends(m):
                     if end is not None:
                         yield LayOff(me, m.number, (card,), (end,))
 

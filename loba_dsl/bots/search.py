@@ -115,7 +115,7 @@ class SearchBot:
         end = plan[-1]
         if not isinstance(end, Discard):
             return out  # going out by a put-down: nothing better
-        before, played = policy._run(s, plan[:-1])
+        before, played = policy.run(s, plan[:-1])
         if before is None:
             return out
         if before.phase is Phase.PLAY and len(plan) > 1:
@@ -139,7 +139,7 @@ class SearchBot:
         if len(candidates) <= 1:
             return candidates[0] if candidates else []
         # going out now is never bettered
-        end, _ = policy._run(s, candidates[0])
+        end, _ = policy.run(s, candidates[0])
         if end is not None and end.phase is Phase.OVER and end.went_out == s.turn:
             return candidates[0]
         self.decisions += 1
