@@ -16,3 +16,28 @@ values:
     _ -> 1
 """
 """Jokers, 2s and 3s wild or natural (eight Jokers), table points by card and by the role it plays."""
+
+OPEN_TABLE = """extends: menos
+name: h-open-table
+turn:
+  lay_off: any_melds
+  lay_off_after_first_meld: false
+  joker_replacement: true
+  use_replaced_joker: true
+  wild_move: ends
+  going_out: discard_optional
+"""
+"""Menos where anyone lays off onto any meld, a Joker on the table may be replaced (and must be put down again
+that turn) or moved along its run, and the last meld may empty the hand without a discard."""
+
+WHOLE_PILE_OPENING = """extends: bazas
+name: h-whole-pile
+turn:
+  discard_pile_take: whole_pile
+  use_pile_card: true
+  rediscard_single: forbidden
+  stock_exhausted: end_round
+  going_out: one_card_left
+"""
+"""Bazas's opening minimum, with the whole discard pile taken (its top card put down that turn), no
+reshuffle (the round ends with the stock), and going out with one card left after the discard."""

@@ -1,0 +1,152 @@
+"""The bots' and the simulation's speed (issue 25 targets), CPU time where one process works.
+
+1. Random-legal 4-player menos rounds per CPU second, through the simulation's game driver (target: at least
+   100 per core), beside the referee's own random play (``game.simulate.play_round``, the anchor).
+2. Greedy 4-player menos rounds per CPU second (target: at least 25 per core).
+3. Search's CPU time per searched decision (one search seat among three greedy, 4-player menos).
+4. All cores: the same seeded greedy rounds through ``simulate`` with 1 and 2 worker processes (wall time;
+   target: a speed-up of at least 1.8x), and on a Dask ``LocalCluster`` of 2 worker processes against the
+   2-process pool (target: Dask's overhead under 10%).  The figures of all three must be identical.
+
+Each measure is the best of ``--runs``; the machine's load average is printed with them (a shared machine
+makes wall-time ratios noisy: read them with it).
+
+Run: ``python benchmarks/bench_bots.py [--rounds 40] [--runs 3] [--parallel 120] [--no-dask]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import time
+
+from loba_dsl.bots.search import SearchBot
+from loba_dsl.game import Table
+from loba_dsl.game.simulate import play_round
+from loba_dsl.rules.loading import load
+from loba_dsl.simulation import simulate
+from loba_dsl.simulation.games import play_game
+
+PLAYERS = ["Ana", "Beto", "Carla", "Dora"]
+
+
+def cpu_rounds(bots: list[str], rounds: int, runs: int) -> float:
+    rs = load("menos")
+    best = 0.0
+    for run in range(runs):
+        t = time.process_time()
+        for i in range(rounds):
+            play_game(rs, bots, 1000 + run, i, match=False)
+        best = max(best, rounds / (time.process_time() - t))
+    return best
+
+
+def anchor_rounds(rounds: int, runs: int) -> float:
+    rs = load("menos")
+    best = 0.0
+    for run in range(runs):
+        t = time.process_time()
+        for i in range(rounds):
+            table = Table.deal(rs, PLAYERS, PLAYERS[-1], 1000 * run + i)
+            play_round(table, random.Random(i), max_plies=3000)
+        best = max(best, rounds / (time.process_time() - t))
+    return best
+
+
+def search_decision(rounds: int) -> tuple[float, int]:
+    """CPU seconds per searched decision of one search seat (samples 8, horizon 6) among three greedy seats."""
+    from collections.abc import Sequence
+
+    from loba_dsl.bots.greedy import GreedyBot
+    from loba_dsl.game.match import Match
+    from loba_dsl.game.moves import Move
+    from loba_dsl.game.standings import ReentryOffer
+    from loba_dsl.game.view import PlayerView
+
+    class Timed:
+        def __init__(self, bot: SearchBot) -> None:
+            self.bot, self.spent = bot, 0.0
+
+        def move(self, view: PlayerView, legal: Sequence[Move]) -> Move:
+            before, t = self.bot.decisions, time.process_time()
+            mv = self.bot.move(view, legal)
+            if self.bot.decisions > before:
+                self.spent += time.process_time() - t
+            return mv
+
+        def reenter(self, offer: ReentryOffer) -> bool:
+            return True
+
+    rs = load("menos")
+    spent, decisions = 0.0, 0
+    for i in range(rounds):
+        timed = Timed(SearchBot(random.Random(i)))
+        players = {"Ana": timed, **{p: GreedyBot() for p in PLAYERS[1:]}}
+        Match(Table.deal(rs, PLAYERS, PLAYERS[-1], 500 + i), players).play_round()  # type: ignore[arg-type]
+        spent += timed.spent
+        decisions += timed.bot.decisions
+    return spent / max(1, decisions), decisions
+
+
+def wall(fn: object, runs: int) -> tuple[float, str]:
+    best = float("inf")
+    digest = ""
+    for _ in range(runs):
+        t = time.perf_counter()
+        report = fn()  # type: ignore[operator]
+        best = min(best, time.perf_counter() - t)
+        digest = json.dumps(report.to_dict(), sort_keys=True)
+    return best, digest
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=40)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--parallel", type=int, default=120, help="greedy rounds in the all-cores runs")
+    ap.add_argument("--search-rounds", type=int, default=2)
+    ap.add_argument("--no-dask", action="store_true")
+    args = ap.parse_args()
+    print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
+    load("menos")
+    print(f"random-legal 4p menos, game driver : {cpu_rounds(['random'] * 4, args.rounds // 4 or 1, args.runs):7.1f} "
+          "rounds/CPU-s (target >= 100)")
+    print(f"random-legal 4p menos, anchor      : {anchor_rounds(args.rounds // 4 or 1, args.runs):7.1f} rounds/CPU-s "
+          "(game.simulate.play_round)")
+    print(f"greedy 4p menos                    : {cpu_rounds(['greedy'] * 4, args.rounds, args.runs):7.1f} "
+          "rounds/CPU-s (target >= 25)")
+    per, n = search_decision(args.search_rounds)
+    print(f"search decision (1 of 4 seats)     : {per * 1000:7.0f} ms CPU per searched decision ({n} decisions)")
+    rs = load("menos")
+    bots = ["greedy"] * 4
+
+    def run(workers: int) -> object:
+        return simulate(rs, games=args.parallel, bots=bots, seed=5, match=False, workers=workers)
+
+    one, d1 = wall(lambda: run(1), args.runs)
+    two, d2 = wall(lambda: run(2), args.runs)
+    print(f"greedy rounds, 1 worker            : {args.parallel / one:7.1f} rounds/s wall")
+    print(f"greedy rounds, 2 workers           : {args.parallel / two:7.1f} rounds/s wall, speed-up {one / two:.2f}x "
+          "(target >= 1.8x)")
+    assert d1 == d2, "1 and 2 workers gave different figures"
+    if not args.no_dask:
+        from distributed import LocalCluster
+
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,  # type: ignore[no-untyped-call]
+                          host="127.0.0.1") as cluster:
+            addr = cluster.scheduler_address
+            simulate(rs, games=8, bots=bots, seed=6, match=False, executor="dask", address=addr)  # warm the workers
+            dask, dd = wall(lambda: simulate(rs, games=args.parallel, bots=bots, seed=5, match=False,
+                                             executor="dask", address=addr), args.runs)
+        assert dd == d1, "Dask gave different figures"
+        print(f"greedy rounds, Dask 2 workers      : {args.parallel / dask:7.1f} rounds/s wall, overhead "
+              f"{(dask / two - 1) * 100:+.1f}% against the 2-process pool (target < 10%)")
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
