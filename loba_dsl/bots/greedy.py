@@ -244,11 +244,14 @@ class Greedy:
             return
         seat = s.turn
         me = s.players[seat]
+        mine_only = rs.turn.lay_off is not LayOffRule.ANY_MELDS
         for _ in range(MAX_LAY_OFFS):
             hand = s.hands[seat]
             if not hand:
                 return
-            fits = [c for c in sorted(set(hand)) if any(self._may_fit(m, c) for m in s.melds)]
+            touchable = [m for m in s.melds if not mine_only or m.owner == seat]
+            fitting = {m.number: self._fits(m) for m in touchable}
+            fits = [c for c in sorted(set(hand)) if any(c in f for f in fitting.values())]
             if not fits:
                 return
             now = self.after_discard(hand)
@@ -258,7 +261,7 @@ class Greedy:
                 rest.remove(c)
                 if rest and self.better(now, self.after_discard(rest)):
                     continue  # the card is worth more in the hand
-                for mv in self._lay_off_moves(s, me, c):
+                for mv in self._lay_off_moves(s, me, c, fitting):
                     reasons, ns, _ = referee.judge(rs, s, mv)
                     if not reasons and ns is not None:
                         found = (mv, ns)
@@ -272,18 +275,19 @@ class Greedy:
             if s.phase is Phase.OVER:
                 return
 
-    def _may_fit(self, m: TableMeld, card: Card) -> bool:
-        """Whether ``card`` may extend meld ``m`` at all (a wild; a run's suit next to an end; a set's rank)."""
-        if card in self._wild:
-            return True
+    def _fits(self, m: TableMeld) -> frozenset[Card]:
+        """The cards that may extend meld ``m`` at all: a wild; a set's rank; a run's suit next to an end."""
         deck = self.rs.deck
         natural = next((st for st, w in zip(m.stands, m.wild, strict=True) if not w), m.stands[0])
+        suit = deck.suit_of(natural)
         if not m.run:
-            return deck.rank_of(card) == deck.rank_of(natural)
-        if deck.suit_of(card) != deck.suit_of(natural):
-            return False
-        r = deck.rank_of(card)
-        return r in (deck.rank_of(m.stands[0]) - 1, deck.rank_of(m.stands[-1]) + 1) or r == deck.ace
+            rank = deck.rank_of(natural)
+            return self._wild | {deck.code(rank, x) for x in range(deck.n_suits)}
+        out = set(self._wild)
+        for r in (deck.rank_of(m.stands[0]) - 1, deck.rank_of(m.stands[-1]) + 1, deck.ace):
+            if r is not None and 0 <= r < deck.n_ranks:
+                out.add(deck.code(r, suit))
+        return frozenset(out)
 
     def _ends(self, m: TableMeld) -> tuple[Card | None, Card | None]:
         """The natural cards a wild laid off at the low and the high end of run ``m`` would stand for."""
@@ -300,11 +304,10 @@ class Greedy:
             above = deck.code(deck.ace, suit) if deck.ace is not None and deck.ace != r else None
         return below, above
 
-    def _lay_off_moves(self, s: RoundState, me: str, card: Card) -> Iterator[Move]:
-        rs = self.rs
-        mine_only = rs.turn.lay_off is not LayOffRule.ANY_MELDS
+    def _lay_off_moves(self, s: RoundState, me: str, card: Card, fitting: dict[int, frozenset[Card]]
+                       ) -> Iterator[Move]:
         for m in s.melds:
-            if (mine_only and m.owner != s.turn) or not self._may_fit(m, card):
+            if card not in fitting.get(m.number, ()):
                 continue
             yield LayOff(me, m.number, (card,))
             if m.run and card in self._wild:

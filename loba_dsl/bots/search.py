@@ -22,6 +22,7 @@ from the table's hidden cards, which it does not have.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -44,6 +45,9 @@ HORIZON = 6
 """Turns played after the candidate's, by all seats (about one and a half rounds of the table at 4)."""
 WIDTH = 3
 """Discards tried: greedy's and the next-best ones."""
+MARGIN = 1.0
+"""Another candidate replaces greedy's only if its mean gain over greedy's, world by world, exceeds this many
+standard errors of that gain (noise alone would otherwise pick the luckiest candidate)."""
 
 
 class SearchBot:
@@ -52,12 +56,13 @@ class SearchBot:
     name = "search"
 
     def __init__(self, rng: random.Random | None = None, *, samples: int = SAMPLES, horizon: int = HORIZON,
-                 width: int = WIDTH, seconds: float | None = None) -> None:
+                 width: int = WIDTH, seconds: float | None = None, margin: float = MARGIN) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.samples = max(1, samples)
         self.horizon = max(1, horizon)
         self.width = max(1, width)
         self.seconds = seconds
+        self.margin = margin
         self.memory = Memory()
         self._plan: tuple[tuple[int, int], list[Move]] | None = None
         self.decisions = 0
@@ -144,7 +149,9 @@ class SearchBot:
             return candidates[0]
         self.decisions += 1
         unseen = unseen_cards(view)
-        totals = [0.0] * len(candidates)
+        if self.horizon == 0:
+            return candidates[self._next_draw(policy, s, candidates, unseen)]
+        values: list[list[float]] = [[] for _ in candidates]
         started = time.process_time()
         for played in range(self.samples):
             if self.seconds is not None and played and time.process_time() - started > self.seconds:
@@ -152,9 +159,62 @@ class SearchBot:
             world = sample_world(s, unseen, self.rng)
             seed = self.rng.getrandbits(64)
             for i, moves in enumerate(candidates):
-                totals[i] += play_out(policy, world, moves, s.turn, random.Random(seed), self.horizon)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+                values[i].append(play_out(policy, world, moves, s.turn, random.Random(seed), self.horizon))
+        best, best_score = 0, 0.0
+        for i in range(1, len(candidates)):
+            gains = [x - y for x, y in zip(values[i], values[0], strict=True)]
+            n = len(gains)
+            mean = sum(gains) / n
+            sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
+            score = mean - self.margin * sd / math.sqrt(n)
+            if score > best_score:
+                best, best_score = i, score
         return candidates[best]
+
+
+    def _worlds(self, unseen: Sequence[Card]) -> list[tuple[Card, float]]:
+        """The next stock card's worlds with their weights: every unseen card (by its unseen copies) where the
+        budget allows them all, else ``samples`` of them drawn at random."""
+        counts: dict[Card, int] = {}
+        for c in unseen:
+            counts[c] = counts.get(c, 0) + 1
+        if not unseen:
+            return []
+        if len(counts) <= self.samples:
+            return [(c, k / len(unseen)) for c, k in sorted(counts.items())]
+        return [(c, 1 / self.samples) for c in self.rng.sample(list(unseen), self.samples)]
+
+    def _next_draw(self, policy: Greedy, s: RoundState, candidates: list[list[Move]], unseen: Sequence[Card]) -> int:
+        """The candidate whose hand is best after the next draw (each unseen card the next stock card, the mean
+        over them), played by greedy: at the draw, the pile's card against a stock card; at the turn's end, the
+        hand kept against the next turn's draw and discard."""
+        worlds = self._worlds(unseen)
+        sign = -1.0 if policy.lower else 1.0
+
+        def expected(hand: Sequence[Card]) -> float:
+            if not worlds:
+                return sign * policy.after_discard(hand) if hand else sign * policy.score(())
+            return sum(w * sign * policy.after_discard((*hand, c)) for c, w in worlds)
+
+        values = []
+        seat = s.turn
+        for moves in candidates:
+            first = moves[0]
+            if s.phase is Phase.DRAW and isinstance(first, Draw) and first.source == "stock":
+                values.append(expected(s.hands[seat]))
+                continue
+            end, _ = policy.run(s, moves)
+            if end is None:
+                values.append(-math.inf)
+            elif s.phase is Phase.DRAW:  # the pile's cards, the rest of the turn as greedy plans it
+                values.append(sign * policy.after_discard(referee.apply(policy.rs, s, first)[0].hands[seat]))
+            else:
+                values.append(expected(end.hands[seat]))
+        best = 0
+        for i in range(1, len(values)):
+            if values[i] > values[best] + 1e-9:
+                best = i
+        return best
 
 
 def _ready(policy: Greedy, s: RoundState, rng: random.Random) -> RoundState:

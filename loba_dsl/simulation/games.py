@@ -18,7 +18,7 @@ import hashlib
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 from loba_dsl.bots import make_bot
 from loba_dsl.errors import LobaError
@@ -131,7 +131,7 @@ def seat_bots(bots: Sequence[str], index: int) -> tuple[str, ...]:
 
 
 def play_game(rs: Ruleset, bots: Sequence[str], seed: int, index: int, *, match: bool = True,
-              max_plies: int = MAX_PLIES, max_rounds: int = MAX_ROUNDS, options: dict[str, int] | None = None
+              max_plies: int = MAX_PLIES, max_rounds: int = MAX_ROUNDS, options: dict[str, Any] | None = None
               ) -> GameFacts:
     """Play game ``index`` of a run seeded ``seed``: a whole match, or one round (``match=False``)."""
     gseed = game_seed(seed, index)

@@ -1,0 +1,56 @@
+"""Greedy beats random, and search beats greedy, under menos: statistical tests on fixed seeded deals.
+
+Design: duplicate deals, two players.  Deal ``i`` (seed ``(SEED, i)``, :func:`loba_dsl.simulation.game_seed`) is
+played twice with the bots' seats swapped, so luck of the cards cancels; the deal's *edge* is the weaker
+bot's round score less the stronger's, averaged over the two seatings (menos scores penalties: lower is
+better, rules.md §1).  Over ``n`` deals the test is one-sided at the 5% level: the mean edge divided by its
+standard error (``sd / sqrt(n)``) must exceed Student's t quantile t(0.95, n-1).  The deals are fixed, so
+the test is deterministic; its sample size and threshold are stated with each test.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+import pytest
+
+from loba_dsl.rules.loading import load
+from loba_dsl.simulation.games import play_game
+
+T95 = {11: 1.796, 19: 1.729, 23: 1.714, 29: 1.699, 39: 1.685}
+"""Student's t, one-sided 95%, by degrees of freedom (n - 1)."""
+
+
+def edges(strong: str, weak: str, deals: int, seed: int, options: dict[str, int] | None = None) -> list[float]:
+    rs = load("menos")
+    out = []
+    for i in range(deals):
+        edge = 0.0
+        for bots in ([strong, weak], [weak, strong]):
+            game = play_game(rs, bots, seed, i, match=False, options=options)
+            assert game.finished
+            scores = game.rounds[0].scores
+            mine = {b: s for b, s in zip(game.bots, scores, strict=True)}
+            edge += (mine[weak] or 0) - (mine[strong] or 0)
+        out.append(edge / 2)
+    return out
+
+
+def one_sided_t(xs: list[float]) -> float:
+    return statistics.mean(xs) / (statistics.stdev(xs) / math.sqrt(len(xs)))
+
+
+@pytest.mark.slow
+def test_greedy_beats_random_under_menos() -> None:
+    # n = 12 duplicate deals (24 rounds); pass: t > t(0.95, 11) = 1.796
+    d = edges("greedy", "random", 12, seed=2025)
+    assert one_sided_t(d) > T95[11], d
+
+
+@pytest.mark.slow
+def test_search_beats_greedy_under_menos() -> None:
+    # n = 24 duplicate deals (48 rounds), search with its default budget (8 worlds, 6 turns);
+    # pass: t > t(0.95, 23) = 1.714
+    d = edges("search", "greedy", 24, seed=2025)
+    assert one_sided_t(d) > T95[23], d
