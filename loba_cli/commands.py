@@ -1,8 +1,10 @@
-"""The ``loba`` command's Typer app: a thin layer over :mod:`loba_dsl`.
+"""The ``loba`` commands that read cards, files and rulesets: a thin layer over the :mod:`loba_dsl` facade.
 
 Exit codes: 0 ok (legal meld, valid ruleset), 1 a finding (not legal, invalid
 ruleset), 2 bad input or usage.  Data goes to stdout, diagnostics to stderr.
-Library modules are imported inside the commands, so that ``loba --help`` and
+The commands register themselves on :data:`loba_cli.app.app`; the game commands (replay, deal, moves)
+and ``serve`` live in their own modules, and :mod:`loba_cli.main` gathers them all.
+The library is imported inside the commands, so that ``loba --help`` and
 each command pay only for what they use.  The entry point is
 :func:`loba_cli.main.main`, which runs plain ``loba check`` invocations without
 importing this module at all (:mod:`loba_cli.fast`, issue 11).
@@ -12,20 +14,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, TextIO
 
 import typer
-import typer.core
-from typer._click.core import Context
-from typer._click.exceptions import ClickException, UsageError  # Typer's own copy of Click
 
-from loba_cli.common import DEFAULT_RULESET, check_command, error_json
+from loba_cli.app import JsonOpt, LangOpt, RulesetOpt, app
+from loba_cli.common import DEFAULT_RULESET, check_command, error_json, read_text
 from loba_cli.common import batch_file as _batch_file
 from loba_cli.common import dumps as _dumps
 from loba_cli.common import emit as _emit
@@ -33,97 +32,10 @@ from loba_cli.common import fail as _fail
 from loba_cli.common import guard as _guard
 from loba_cli.common import joined as _joined
 from loba_cli.common import json_mode as _json_mode
-from loba_cli.common import lang_code as _lang
 from loba_cli.common import load_ruleset as _load
 from loba_cli.common import read_lines as _lines
 
-__all__ = ["ARRANGE_SECONDS", "JsonOpt", "LangOpt", "Progress", "RulesetOpt", "app", "app_for", "error_json",
-           "read_text"]
-
-
-def _help_width() -> int:
-    """Help text is wrapped to the terminal (up to 100 columns), however narrow (issue 10)."""
-    return max(20, min(shutil.get_terminal_size().columns, 100) - 2)
-
-
-class _LobaGroup(typer.core.TyperGroup):
-    """Click's own usage errors (a bad option, a missing argument) in the one JSON error form when
-    ``--json`` is on the command line (issue 10); help wrapped to the terminal's width."""
-
-    def make_context(self, info_name: str | None, args: list[str], parent: Context | None = None,
-                     **extra: Any) -> Context:
-        extra.setdefault("terminal_width", _help_width())
-        return super().make_context(info_name, args, parent, **extra)
-
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
-             **extra: Any) -> Any:
-        argv = list(sys.argv[1:] if args is None else args)
-        if not standalone_mode or "--json" not in argv:
-            return super().main(argv, prog_name, complete_var, standalone_mode, windows_expand_args, **extra)
-        try:
-            code = super().main(argv, prog_name, complete_var, False, windows_expand_args, **extra)
-        except UsageError as e:
-            _emit(_dumps(error_json(message=e.format_message(), code="usage")))
-            e.show()
-            sys.exit(e.exit_code)
-        except ClickException as e:
-            e.show()
-            sys.exit(e.exit_code)
-        except typer.Abort:
-            sys.stderr.write("Aborted!\n")
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
-
-
-app = typer.Typer(
-    cls=_LobaGroup,
-    name="loba",
-    help="Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            shown = version("loba-dsl")
-        except PackageNotFoundError:  # pragma: no cover - a source tree without an install
-            shown = "unknown"
-        sys.stdout.write(f"loba {shown}\n")
-        raise typer.Exit(0)
-
-
-@app.callback()
-def _root(
-    show_version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
-    ] = False,
-) -> None:
-    """Loba rules as data: check melds, score rounds and matches, arrange hands, compare and validate rulesets.
-
-    `loba help formats` shows the round and match file formats with examples.
-    """
-    _json_mode(False)  # each command turns it on with its own --json
-
-
-RulesetOpt = Annotated[
-    str,
-    typer.Option("--ruleset", "-r", help="A shipped ruleset name (see `loba rulesets`) or a .yaml file."),
-]
-LangOpt = Annotated[
-    str | None,
-    typer.Option("--lang", callback=_lang,
-                 help="Read language-specific rank letters and suit names: de (B D K), nl (B V H), it, "
-                      "es (picas corazones diamantes tréboles); any case."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON (one object per line in batch mode).")]
+__all__ = ["ARRANGE_SECONDS", "Progress"]
 
 ARRANGE_SECONDS = 10.0
 """`loba arrange --time-limit`'s default: seconds per hand."""
@@ -161,28 +73,6 @@ def check(
 # ---------------------------------------------------------------- score, match
 
 
-def read_text(file: str, what: str = "file") -> tuple[str, str]:
-    """The text of FILE ('-': stdin) for every command that reads a whole file: a UTF-8 byte-order mark
-    (Notepad writes one) is dropped, and an empty file is an error, not an empty result."""
-    if file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
-    else:
-        try:
-            text, source = Path(file).read_text(encoding="utf-8"), file
-        except FileNotFoundError:
-            _fail(f"error: no such file: {file}")
-        except IsADirectoryError:
-            _fail(f"error: not a file: {file}")
-        except UnicodeDecodeError as e:
-            _fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
-        except OSError as e:
-            _fail(f"error: cannot read {file}: {e.strerror}")
-    text = text.removeprefix("\ufeff")
-    if not text.strip():
-        _fail(f"error: {source} is empty: give the {what} to read (see `loba help formats`)")
-    return text, source
-
-
 def _cards_or_file(arg: str) -> tuple[str, str]:
     """``loba score "A♠ K♦"``: an argument that names no file but reads as cards is the hand itself."""
     if arg != "-" and not os.path.exists(arg) and (any(ch.isspace() or ch in _SUIT_MARKS for ch in arg)):
@@ -202,8 +92,7 @@ def score(
 ) -> None:
     """Score one round: each player's score with meld points, hand value and bonus."""
     _json_mode(as_json)
-    from loba_dsl.render import round_text
-    from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
+    from loba_dsl import read_round, round_text, score_round_sheet
 
     text, source = _cards_or_file(file)
     rs = _guard(lambda: _load(ruleset))
@@ -223,8 +112,7 @@ def match(
 ) -> None:
     """Play a whole match: standings after every round, eliminations, re-entries, the winner."""
     _json_mode(as_json)
-    from loba_dsl.render import match_text
-    from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
+    from loba_dsl import match_text, play_match_sheet, read_match
 
     text, source = read_text(file, "match")
     rs = _guard(lambda: _load(ruleset))
@@ -283,7 +171,7 @@ def arrange(
         return
     worst = 0
     source = "<stdin>" if file == "-" else file
-    from loba_dsl.errors import LobaError
+    from loba_dsl import LobaError
 
     progress = Progress(sys.stderr)
     lines: Iterable[str] = _lines(file)
@@ -381,15 +269,14 @@ class Progress:
 
 
 def _solver(rs: Any, seconds: float) -> Any:
-    from loba_dsl.solver.api import Solver
+    from loba_dsl import Solver
 
     return Solver(rs, budget=seconds)
 
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
                  line: int, *, opened: bool = False, round_number: int | None = None) -> str:
-    from loba_dsl.render import arrangement_dict, arrangement_text
-    from loba_dsl.solver.advice import arrange_hand
+    from loba_dsl import arrange_hand, arrangement_dict, arrangement_text
 
     hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
                         line=line, discard=discard)
@@ -417,8 +304,7 @@ def diff_cmd(
     Exit 0 when the rulesets behave the same, 1 when they differ, 2 on bad input.
     """
     _json_mode(as_json)
-    from loba_dsl.compare import diff
-    from loba_dsl.render import diff_text
+    from loba_dsl import diff, diff_text
 
     left = _guard(lambda: _load(a))
     right = _guard(lambda: _load(b))
@@ -440,7 +326,7 @@ def diff_cmd(
 def rulesets_cmd(as_json: JsonOpt = False) -> None:
     """List the shipped rulesets with a one-line description."""
     _json_mode(as_json)
-    from loba_dsl.rules.documents import shipped_names
+    from loba_dsl import shipped_names
 
     def body() -> list[tuple[str, str]]:
         return [(name, _load(name).description) for name in shipped_names()]
@@ -463,7 +349,7 @@ def show(
 ) -> None:
     """Print a ruleset as resolved (after `extends` and defaults)."""
     _json_mode(as_json)
-    from loba_dsl.render import ruleset_text
+    from loba_dsl import ruleset_text
 
     rs = _guard(lambda: _load(name))
     if as_json:
@@ -482,14 +368,13 @@ def validate(
 ) -> None:
     """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
     _json_mode(as_json)
-    from loba_dsl.errors import LobaError, LobaErrors
-    from loba_dsl.rules.loading import load_file
+    from loba_dsl import LobaError, LobaErrors, load_file
 
     if file != "-" and not os.path.isfile(file):
         _fail(f"error: no such file: {file}" if not os.path.exists(file) else f"error: not a file: {file}")
     try:
         if file == "-":  # the text on stdin; its `extends` reaches shipped rulesets and files of this folder
-            from loba_dsl.rules.loading import Siblings, loads
+            from loba_dsl import Siblings, loads
 
             rs = loads(sys.stdin.buffer.read(), source="<stdin>", resolver=Siblings(os.getcwd()), cached=False)
         else:
@@ -562,7 +447,7 @@ def new_cmd(
     """Write a commented house-ruleset skeleton, NAME.yaml, that extends a shipped ruleset."""
     import re
 
-    from loba_dsl.rules.documents import shipped_names
+    from loba_dsl import shipped_names
 
     if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
         _fail(f"error: '{name}' is not a ruleset name: use lower-case letters, digits and hyphens, e.g. casa-garcia")
@@ -630,24 +515,3 @@ def help_cmd(
     if topic != "formats":
         _fail(f"error: no help on '{topic}' (topics: formats); `loba --help` lists the commands")
     _emit(_FORMATS.rstrip("\n"))
-
-
-def app_for(argv: list[str]) -> typer.Typer:
-    """The app with only the command being run (``loba arrange ...``): Typer builds every registered
-    command's parameters before it parses anything, and most of start-up would go on commands that do not
-    run (issue 11).  Anything else (``loba --help``, no command, a misspelt one, shell completion) gets
-    the whole app, so help, errors and suggestions are what they always were."""
-    if not argv or os.environ.get("_LOBA_COMPLETE"):
-        return app
-    for info in app.registered_commands:
-        if argv[0] == (info.name or typer.main.get_command_name(info.callback.__name__ if info.callback else "")):
-            import copy
-
-            lean = copy.copy(app)
-            lean.registered_commands = [info]
-            return lean
-    return app
-
-
-import loba_cli.serve_command  # noqa: E402,F401  (registers serve; imports the service only when it runs)
-from loba_cli import game_commands  # noqa: E402,F401  (registers replay, deal, moves)

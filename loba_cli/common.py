@@ -14,10 +14,10 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TypeVar
 
-from loba_dsl.defaults import DEFAULT_RULESET
+from loba_dsl import DEFAULT_RULESET
 
 __all__ = ["DEFAULT_RULESET", "batch_file", "check_command", "dumps", "emit", "error_json", "fail", "guard",
-           "joined", "json_mode", "lang_code", "load_ruleset", "read_lines"]
+           "joined", "json_mode", "lang_code", "load_ruleset", "read_lines", "read_text"]
 
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ def fail(message: str, code: int = 2, *, error: Any = None) -> NoReturn:
 
 def guard(fn: Callable[[], T]) -> T:
     """Run a command body; our errors become a message and exit 2, never a traceback."""
-    from loba_dsl.errors import LobaError
+    from loba_dsl import LobaError
 
     try:
         return fn()
@@ -101,16 +101,16 @@ def load_ruleset(spec: str) -> Any:
     reach shipped rulesets and files of the current folder).  Compiled rulesets are kept in the disk
     cache (the library itself never uses it).
     """
-    from loba_dsl.rules import loading
+    import loba_dsl as loba
 
-    loading.enable_disk_cache()
+    loba.enable_disk_cache()
     if spec == "-":
-        return loading.loads(sys.stdin.buffer.read(), source="<stdin>", resolver=loading.Siblings(os.getcwd()))
-    if spec in loading.shipped_names():
-        return loading.load(spec)
+        return loba.loads(sys.stdin.buffer.read(), source="<stdin>", resolver=loba.Siblings(os.getcwd()))
+    if spec in loba.shipped_names():
+        return loba.load(spec)
     if os.sep in spec or "/" in spec or spec.endswith((".yaml", ".yml")) or os.path.exists(spec):
-        return loading.load_file(spec)
-    return loading.load(spec)  # an unknown name: the error lists the shipped ones
+        return loba.load_file(spec)
+    return loba.load(spec)  # an unknown name: the error lists the shipped ones
 
 
 def batch_file(cards: str | None, file: str | None, missing: str) -> str | None:
@@ -143,6 +143,31 @@ def read_lines(file: str) -> Iterator[str]:
         fail(f"error: cannot read {file}: {e}")
 
 
+def read_text(file: str, what: str = "file") -> tuple[str, str]:
+    """The text of FILE ('-': stdin) for every command that reads a whole file: a UTF-8 byte-order mark
+    (Notepad writes one) is dropped, and an empty file is an error, not an empty result."""
+    from pathlib import Path
+
+    if file == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        try:
+            text, source = Path(file).read_text(encoding="utf-8"), file
+        except FileNotFoundError:
+            fail(f"error: no such file: {file}")
+        except IsADirectoryError:
+            fail(f"error: not a file: {file}")
+        except UnicodeDecodeError as e:
+            fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
+        except OSError as e:
+            fail(f"error: cannot read {file}: {e.strerror}")
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        fail(f"error: {source} is empty: give the {what} to read (see `loba help formats`)")
+    return text, source
+
+
+
 # ---------------------------------------------------------------- check
 
 
@@ -168,7 +193,7 @@ def check_command(words: list[str] | None, ruleset: str = DEFAULT_RULESET, lang:
     result = guard(lambda: _check_one(cards, rs, lang))
     if not result.cards:
         fail("error: no cards given (e.g. loba check \"A♣ 2♣ JOKER\")")
-    from loba_dsl.render import check_text
+    from loba_dsl import check_text
 
     emit(dumps(result.to_dict()) if as_json else check_text(result))
     return 0 if result.valid else 1
@@ -176,17 +201,16 @@ def check_command(words: list[str] | None, ruleset: str = DEFAULT_RULESET, lang:
 
 def _requirement(cards: str, ruleset: str, lang: str | None, as_json: bool, opening: bool,
                  contract: int | None) -> int:
-    from loba_dsl.render import verdict_text
-    from loba_dsl.scoring import requirements
+    from loba_dsl import check_contract, check_opening, parse_lay_down, verdict_text
 
     rs = guard(lambda: load_ruleset(ruleset))
 
     def body() -> Any:
-        melds = requirements.parse_lay_down(rs, cards, lang)
+        melds = parse_lay_down(rs, cards, lang)
         if opening:
-            return requirements.opening(rs, melds)
+            return check_opening(rs, melds)
         assert contract is not None
-        return requirements.contract(rs, contract, melds)
+        return check_contract(rs, contract, melds)
 
     verdict = guard(body)
     emit(dumps(verdict.to_dict(rs)) if as_json else verdict_text(verdict, rs))
@@ -194,15 +218,13 @@ def _requirement(cards: str, ruleset: str, lang: str | None, as_json: bool, open
 
 
 def _check_one(cards: str, rs: Any, lang: str | None) -> Any:
-    from loba_dsl.melds.check import check as check_meld
+    from loba_dsl import check as check_meld
 
     return check_meld(cards, rs, lang=lang, source="<cards>")
 
 
 def _check_batch(file: str, rs: Any, lang: str | None, as_json: bool) -> int:
-    from loba_dsl.errors import LobaError
-    from loba_dsl.melds.check import check_lines
-    from loba_dsl.render import check_text
+    from loba_dsl import LobaError, check_lines, check_text
 
     source = "<stdin>" if file == "-" else file
     worst = 0

@@ -1,6 +1,6 @@
 """``loba replay``, ``loba deal`` and ``loba moves``: the referee on the command line (thin layer).
 
-Registered on the app by the last lines of :mod:`loba_cli.commands`.
+Registered on :data:`loba_cli.app.app`; :mod:`loba_cli.main` gathers it with the other command modules.
 """
 
 from __future__ import annotations
@@ -10,33 +10,34 @@ from typing import Annotated, Any
 
 import typer
 
-from loba_cli.commands import JsonOpt, RulesetOpt, app, read_text
+from loba_cli.app import JsonOpt, RulesetOpt, app
 from loba_cli.common import dumps as _dumps
 from loba_cli.common import emit as _emit
 from loba_cli.common import fail as _fail
 from loba_cli.common import guard as _guard
 from loba_cli.common import json_mode as _json_mode
 from loba_cli.common import load_ruleset as _load
-from loba_dsl.defaults import DEFAULT_RULESET
+from loba_cli.common import read_text
+from loba_dsl import DEFAULT_RULESET
 
 FileArg = Annotated[str, typer.Argument(help="A loba-record/1 JSON file ('-': stdin).")]
 
 
 def _read_record(file: str) -> Any:
     """The record of FILE, or exit 2 (nothing replayed) when it cannot be read."""
-    from loba_dsl.game.record import loads
+    from loba_dsl import load_record
 
     text, _ = read_text(file)
     base = Path.cwd() if file == "-" else Path(file).parent
-    return _guard(lambda: loads(text, base=base))
+    return _guard(lambda: load_record(text, base=base))
 
 
 @app.command()
 def replay(file: FileArg, as_json: JsonOpt = False) -> None:
     """Validate a game record move by move: exit 0 valid, 1 an illegal move, 2 an unreadable record."""
     _json_mode(as_json)
-    from loba_dsl.game.replay import replay as run
-    from loba_dsl.game.replay import replay_text
+    from loba_dsl import replay as run
+    from loba_dsl import replay_text
 
     rec = _read_record(file)
     result = _guard(lambda: run(rec))
@@ -56,8 +57,7 @@ def deal_cmd(
                                               "record instead (its last round must be over).")] = None,
 ) -> None:
     """Print a fresh loba-record/1 record: the deal from SEED and no moves yet."""
-    from loba_dsl.game.record import dumps
-    from loba_dsl.game.table import Table
+    from loba_dsl import Table, dump_record
 
     if after is not None:
         raise typer.Exit(_deal_next(after, seed))
@@ -69,13 +69,12 @@ def deal_cmd(
     table = _guard(lambda: Table.deal(rs, names, who, seed))
     if ruleset.endswith((".yaml", ".yml")):
         table.ruleset_ref = Path(ruleset).name
-    _emit(dumps(table.record()))
+    _emit(dump_record(table.record()))
 
 
 def _deal_next(file: str, seed: int) -> int:
-    from loba_dsl.game.record import dumps
-    from loba_dsl.game.replay import replay as run
-    from loba_dsl.game.replay import replay_text
+    from loba_dsl import dump_record, replay_text
+    from loba_dsl import replay as run
 
     rec = _read_record(file)
     result = _guard(lambda: run(rec))
@@ -85,7 +84,7 @@ def _deal_next(file: str, seed: int) -> int:
     if table.outcome() is None:
         _fail(f"error: round {table.round_number} of {file} has not ended: nothing to deal yet")
     _guard(lambda: table.deal_next(seed))
-    _emit(dumps(table.record()))
+    _emit(dump_record(table.record()))
     return 0
 
 
@@ -94,8 +93,8 @@ def moves(file: FileArg, as_json: JsonOpt = False,
           limit: Annotated[int, typer.Option("--limit", help="List at most this many moves.")] = 500) -> None:
     """List the legal moves at the end of a record: what may the player to move do now?"""
     _json_mode(as_json)
-    from loba_dsl.game.replay import replay as run
-    from loba_dsl.game.replay import replay_text
+    from loba_dsl import replay as run
+    from loba_dsl import replay_text
 
     rec = _read_record(file)
     result = _guard(lambda: run(rec))

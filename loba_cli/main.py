@@ -1,8 +1,12 @@
-"""The ``loba`` command's entry point, :func:`main`.
+"""The ``loba`` command's entry point, :func:`main`, and the place the whole app is gathered.
 
 A plain ``loba check`` runs without Typer (:mod:`loba_cli.fast`); everything else runs the Typer app
-of :mod:`loba_cli.commands`, imported only then.  The app and its parts are still reachable here
-(``from loba_cli.main import app``), imported on first use.
+of :mod:`loba_cli.app`, with the commands of :mod:`loba_cli.commands`, :mod:`loba_cli.game_commands` and
+:mod:`loba_cli.serve_command` registered on it (:func:`whole_app`), imported only then.  The app and its
+parts are still reachable here (``from loba_cli.main import app``), imported on first use.
+
+The CLI's modules import one way (tests/project/test_architecture.py holds it): this module -> the
+command modules -> :mod:`loba_cli.app` -> :mod:`loba_cli.common` -> the ``loba_dsl`` facade.
 """
 
 from __future__ import annotations
@@ -14,26 +18,56 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import typer
 
-    from loba_cli.commands import ARRANGE_SECONDS, JsonOpt, LangOpt, Progress, RulesetOpt, app, error_json
+    from loba_cli.app import JsonOpt, LangOpt, RulesetOpt
+    from loba_cli.commands import ARRANGE_SECONDS, Progress
+    from loba_cli.common import error_json
 
-__all__ = ["ARRANGE_SECONDS", "JsonOpt", "LangOpt", "Progress", "RulesetOpt", "app", "error_json", "main"]
+    app: typer.Typer
+
+__all__ = ["ARRANGE_SECONDS", "JsonOpt", "LangOpt", "Progress", "RulesetOpt", "app", "app_for", "error_json",
+           "main", "whole_app"]
+
+_PARTS = {"app": "loba_cli.app", "JsonOpt": "loba_cli.app", "LangOpt": "loba_cli.app", "RulesetOpt": "loba_cli.app",
+          "ARRANGE_SECONDS": "loba_cli.commands", "Progress": "loba_cli.commands", "error_json": "loba_cli.common"}
 
 
 def __getattr__(name: str) -> Any:
-    """The Typer app's names (``app``, ``Progress``, ...), from :mod:`loba_cli.commands` on first use."""
-    if not name.startswith("__"):
-        from loba_cli import commands
+    """The Typer app (with every command on it) and its parts (``Progress``, ...), on first use."""
+    module = _PARTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
 
-        if hasattr(commands, name):
-            return getattr(commands, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    whole_app()
+    return getattr(importlib.import_module(module), name)
 
 
-def _app_for(argv: list[str]) -> typer.Typer:
-    """The Typer app to run for ARGV (:func:`loba_cli.commands.app_for`)."""
-    from loba_cli.commands import app_for
+def whole_app() -> typer.Typer:
+    """The Typer app with every command registered (each command module registers its own on import)."""
+    from loba_cli import commands, game_commands, serve_command  # noqa: F401  (they register on import)
+    from loba_cli.app import app
 
-    return app_for(argv)
+    return app
+
+
+def app_for(argv: list[str]) -> typer.Typer:
+    """The app with only the command being run (``loba arrange ...``): Typer builds every registered
+    command's parameters before it parses anything, and most of start-up would go on commands that do not
+    run (issue 11).  Anything else (``loba --help``, no command, a misspelt one, shell completion) gets
+    the whole app, so help, errors and suggestions are what they always were."""
+    import typer
+
+    app = whole_app()
+    if not argv or os.environ.get("_LOBA_COMPLETE"):
+        return app
+    for info in app.registered_commands:
+        if argv[0] == (info.name or typer.main.get_command_name(info.callback.__name__ if info.callback else "")):
+            import copy
+
+            lean = copy.copy(app)
+            lean.registered_commands = [info]
+            return lean
+    return app
 
 
 def main() -> None:
@@ -47,7 +81,7 @@ def main() -> None:
         code = run(argv)
         if code is not None:
             sys.exit(code)
-        _app_for(argv)()
+        app_for(argv)()
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
@@ -58,7 +92,7 @@ def main() -> None:
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(141)
     except Exception as e:  # the one place every other exception ends
-        from loba_dsl.errors import LobaError
+        from loba_dsl import LobaError
 
         if isinstance(e, LobaError):  # a command without its guard: still our error, exit 2
             sys.stderr.write(e.render().rstrip("\n") + "\n")

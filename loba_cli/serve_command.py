@@ -1,7 +1,7 @@
 """``loba serve``: the HTTP validation service (``loba_service``) on uvicorn.
 
-Registered on the app by the last lines of :mod:`loba_cli.commands`; the service, Starlette, msgspec and
-uvicorn are imported only when the command runs, so ``loba check`` does not pay for them.
+Registered on :data:`loba_cli.app.app` (:mod:`loba_cli.main` gathers the command modules); the service,
+Starlette, msgspec and uvicorn are imported only when the command runs, so ``loba check`` does not pay for them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from loba_cli.commands import app
+from loba_cli.app import app
 from loba_cli.common import fail as _fail
 
 _MISSING = "error: the service needs its extra: pip install 'loba-dsl[service]' ({})"

@@ -11,6 +11,12 @@ The public API, in the order data flows (text → cards → ruleset → engine �
     loba.diff(rs, loba.load_file(path))      # DiffReport
     loba.Table.deal(rs, players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)   # the referee
 
+and what the command line and the service build on: round and match files (``read_round``,
+``score_round_sheet``, ``read_match``, ``play_match_sheet``), lay-downs (``parse_lay_down``,
+``check_opening``, ``check_contract``), a hand as the player stands (``arrange_hand``), game records
+(``load_record``, ``dump_record``, ``replay``) and the texts for people (``check_text``, ``round_text``...).
+The ``loba`` CLI imports nothing else of the library (tests/project/test_architecture.py).
+
 Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
 ``to_dict()`` lists every problem with its file, line, column and length.
 
@@ -30,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-_EXPORTS: dict[str, str] = {
+_EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     # loading rulesets
     "load": "loba_dsl.rules.loading",
     "load_file": "loba_dsl.rules.loading",
@@ -40,12 +46,21 @@ _EXPORTS: dict[str, str] = {
     "Siblings": "loba_dsl.rules.loading",
     "SHIPPED_ONLY": "loba_dsl.rules.loading",
     "Ruleset": "loba_dsl.rules.model",
+    "shipped_names": "loba_dsl.rules.loading",
+    "enable_disk_cache": "loba_dsl.rules.loading",
+    "DEFAULT_RULESET": "loba_dsl.defaults",
     # cards
     "Notation": "loba_dsl.cards.notation",
     "ParsedCards": "loba_dsl.cards.notation",
     # melds
     "check": "loba_dsl.melds.check",
     "CheckResult": "loba_dsl.melds.check",
+    "check_lines": "loba_dsl.melds.check",
+    # lay-downs against the opening minimum or a round's contract
+    "parse_lay_down": "loba_dsl.scoring.requirements",
+    "check_opening": "loba_dsl.scoring.requirements:opening",
+    "check_contract": "loba_dsl.scoring.requirements:contract",
+    "Verdict": "loba_dsl.scoring.requirements",
     # scoring rounds and matches
     "PlayerRound": "loba_dsl.scoring.model",
     "RoundFacts": "loba_dsl.scoring.model",
@@ -57,18 +72,38 @@ _EXPORTS: dict[str, str] = {
     "PlayerScore": "loba_dsl.scoring.rounds",
     "play_match": "loba_dsl.scoring.match_play",
     "MatchResult": "loba_dsl.scoring.match_play",
+    # round and match files (the text formats of `loba help formats`)
+    "read_round": "loba_dsl.scoring.score_sheets",
+    "read_match": "loba_dsl.scoring.score_sheets",
+    "score_round_sheet": "loba_dsl.scoring.score_sheets",
+    "play_match_sheet": "loba_dsl.scoring.score_sheets",
     # arranging hands
     "Solver": "loba_dsl.solver.api",
     "Arrangement": "loba_dsl.solver.api",
+    "arrange_hand": "loba_dsl.solver.advice",
     # refereeing moves
     "Table": "loba_dsl.game",
     "IllegalMove": "loba_dsl.game",
+    # game records (loba-record/1) and their replay
+    "load_record": "loba_dsl.game.record:loads",
+    "dump_record": "loba_dsl.game.record:dumps",
+    "replay": "loba_dsl.game.replay",
+    "replay_text": "loba_dsl.game.replay",
     # comparing rulesets
     "diff": "loba_dsl.compare",
     "DiffReport": "loba_dsl.compare",
     # search budgets
     "Budget": "loba_dsl.budget",
     "BudgetExceeded": "loba_dsl.errors",
+    # what the command line and the service print: texts for people (JSON comes from ``to_dict``)
+    "check_text": "loba_dsl.render",
+    "verdict_text": "loba_dsl.render",
+    "round_text": "loba_dsl.render",
+    "match_text": "loba_dsl.render",
+    "arrangement_text": "loba_dsl.render",
+    "arrangement_dict": "loba_dsl.render",
+    "diff_text": "loba_dsl.render",
+    "ruleset_text": "loba_dsl.render",
     # errors
     "LobaError": "loba_dsl.errors",
     "LobaErrors": "loba_dsl.errors",
@@ -79,6 +114,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "DEFAULT_RULESET",
     "SHIPPED_ONLY",
     "Arrangement",
     "Budget",
@@ -108,13 +144,37 @@ __all__ = [
     "Siblings",
     "Solver",
     "Table",
+    "Verdict",
+    "arrange_hand",
+    "arrangement_dict",
+    "arrangement_text",
     "check",
+    "check_contract",
+    "check_lines",
+    "check_opening",
+    "check_text",
     "diff",
+    "diff_text",
+    "dump_record",
+    "enable_disk_cache",
     "load",
     "load_file",
+    "load_record",
     "loads",
+    "match_text",
+    "parse_lay_down",
     "play_match",
+    "play_match_sheet",
+    "read_match",
+    "read_round",
+    "replay",
+    "replay_text",
+    "round_text",
+    "ruleset_text",
     "score_round",
+    "score_round_sheet",
+    "shipped_names",
+    "verdict_text",
 ]
 
 
@@ -124,7 +184,8 @@ if not TYPE_CHECKING:  # type checkers see the imports below, so a misspelt name
         module = _EXPORTS.get(name)
         if module is None:
             raise AttributeError(f"module 'loba_dsl' has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        module, _, there = module.partition(":")
+        value = getattr(importlib.import_module(module), there or name)
         globals()[name] = value
         return value
 
@@ -139,6 +200,7 @@ if TYPE_CHECKING:
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
     from loba_dsl.compare import DiffReport as DiffReport
     from loba_dsl.compare import diff as diff
+    from loba_dsl.defaults import DEFAULT_RULESET as DEFAULT_RULESET
     from loba_dsl.errors import BudgetExceeded as BudgetExceeded
     from loba_dsl.errors import DSLError as DSLError
     from loba_dsl.errors import InputError as InputError
@@ -148,15 +210,30 @@ if TYPE_CHECKING:
     from loba_dsl.errors import RulesetError as RulesetError
     from loba_dsl.game import IllegalMove as IllegalMove
     from loba_dsl.game import Table as Table
+    from loba_dsl.game.record import dumps as dump_record
+    from loba_dsl.game.record import loads as load_record
+    from loba_dsl.game.replay import replay as replay
+    from loba_dsl.game.replay import replay_text as replay_text
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
+    from loba_dsl.melds.check import check_lines as check_lines
+    from loba_dsl.render import arrangement_dict as arrangement_dict
+    from loba_dsl.render import arrangement_text as arrangement_text
+    from loba_dsl.render import check_text as check_text
+    from loba_dsl.render import diff_text as diff_text
+    from loba_dsl.render import match_text as match_text
+    from loba_dsl.render import round_text as round_text
+    from loba_dsl.render import ruleset_text as ruleset_text
+    from loba_dsl.render import verdict_text as verdict_text
     from loba_dsl.rules.loading import SHIPPED_ONLY as SHIPPED_ONLY
     from loba_dsl.rules.loading import Resolver as Resolver
     from loba_dsl.rules.loading import ShippedOnly as ShippedOnly
     from loba_dsl.rules.loading import Siblings as Siblings
+    from loba_dsl.rules.loading import enable_disk_cache as enable_disk_cache
     from loba_dsl.rules.loading import load as load
     from loba_dsl.rules.loading import load_file as load_file
     from loba_dsl.rules.loading import loads as loads
+    from loba_dsl.rules.loading import shipped_names as shipped_names
     from loba_dsl.rules.model import Ruleset as Ruleset
     from loba_dsl.scoring.match_play import MatchResult as MatchResult
     from loba_dsl.scoring.match_play import play_match as play_match
@@ -165,8 +242,17 @@ if TYPE_CHECKING:
     from loba_dsl.scoring.model import PlayerRound as PlayerRound
     from loba_dsl.scoring.model import Reentry as Reentry
     from loba_dsl.scoring.model import RoundFacts as RoundFacts
+    from loba_dsl.scoring.requirements import Verdict as Verdict
+    from loba_dsl.scoring.requirements import contract as check_contract
+    from loba_dsl.scoring.requirements import opening as check_opening
+    from loba_dsl.scoring.requirements import parse_lay_down as parse_lay_down
     from loba_dsl.scoring.rounds import PlayerScore as PlayerScore
     from loba_dsl.scoring.rounds import RoundScore as RoundScore
     from loba_dsl.scoring.rounds import score_round as score_round
+    from loba_dsl.scoring.score_sheets import play_match_sheet as play_match_sheet
+    from loba_dsl.scoring.score_sheets import read_match as read_match
+    from loba_dsl.scoring.score_sheets import read_round as read_round
+    from loba_dsl.scoring.score_sheets import score_round_sheet as score_round_sheet
+    from loba_dsl.solver.advice import arrange_hand as arrange_hand
     from loba_dsl.solver.api import Arrangement as Arrangement
     from loba_dsl.solver.api import Solver as Solver

@@ -7,18 +7,18 @@ import sys
 
 import pytest
 
-from loba_cli.main import _app_for, app
+from loba_cli.main import app, app_for
 
 
 def test_only_the_command_being_run_is_built() -> None:
-    lean = _app_for(["check", "A♣ 2♣ JOKER"])
+    lean = app_for(["check", "A♣ 2♣ JOKER"])
     assert [c.callback.__name__ for c in lean.registered_commands if c.callback] == ["check"]
     assert len(app.registered_commands) > 10  # the app itself keeps every command
 
 
 @pytest.mark.parametrize("argv", [[], ["--help"], ["--version"], ["chek"], ["CHECK"]])
 def test_anything_else_gets_the_whole_app(argv: list[str]) -> None:
-    assert _app_for(argv) is app
+    assert app_for(argv) is app
 
 
 @pytest.mark.parametrize("argv", [["check", "A♣ 2♣ JOKER"], ["check", "A♣", "--bogus", "--json"], ["check", "--help"],

@@ -391,7 +391,7 @@ def test_an_internal_error_is_exit_3_with_a_short_message(monkeypatch: pytest.Mo
     def boom() -> None:
         raise KeyError("deck\x1b[2J")
 
-    monkeypatch.setattr(cli, "_app_for", lambda argv: boom)
+    monkeypatch.setattr(cli, "app_for", lambda argv: boom)
     with pytest.raises(SystemExit) as info:
         cli.main()
     assert info.value.code == 3
@@ -405,7 +405,7 @@ def test_a_loba_error_that_escapes_a_command_is_still_exit_2(monkeypatch: pytest
     def boom() -> None:
         raise LobaError("a clear message")
 
-    monkeypatch.setattr(cli, "_app_for", lambda argv: boom)
+    monkeypatch.setattr(cli, "app_for", lambda argv: boom)
     with pytest.raises(SystemExit) as info:
         cli.main()
     assert info.value.code == 2 and "a clear message" in capsys.readouterr().err
