@@ -206,7 +206,7 @@ def deck(rs: Ruleset) -> dict[str, Any]:
 
 def extends(rs: Ruleset) -> str | None:
     """The shipped ruleset a house ruleset's ``extends`` names (the next file of its chain), or ``None``."""
-    from loba_dsl.rules.loading import shipped_names
+    from loba_dsl import shipped_names
 
     if len(rs.files) < 2:
         return None

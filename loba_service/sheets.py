@@ -15,10 +15,7 @@ from msgspec import Meta, Struct
 from starlette.requests import Request
 from starlette.responses import Response
 
-from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import InputError
-from loba_dsl.rules.model import Ruleset
-from loba_dsl.scoring.model import MatchRound, PlayerPoints, Reentry
+from loba_dsl import DEFAULT_RULESET, MatchRound, PlayerPoints, Reentry, Ruleset
 from loba_service.bodies import Lang, MatchRoundIn, Name, RulesetRef, SheetText
 
 __all__ = ["TYPES", "paths", "read_rounds", "routes"]
@@ -97,7 +94,7 @@ def _header(ref: RulesetRef, rs: Ruleset) -> str:
 
 async def write(svc: Any, request: Request) -> Response:
     """Rounds in, the match file out."""
-    from loba_dsl.scoring.sheet_writer import write_match
+    from loba_dsl import write_match
     from loba_service.engine import _events
 
     req = svc.decode(MatchFileWriteRequest, await svc.body(request))
@@ -109,25 +106,24 @@ async def write(svc: Any, request: Request) -> Response:
 
 async def read(svc: Any, request: Request) -> Response:
     """A match file in, its rounds out."""
-    from loba_dsl.scoring.score_sheets import read_match
+    from loba_dsl import play_match_sheet, read_match
 
     req = svc.decode(MatchFileReadRequest, await svc.body(request))
     rs: Ruleset = await svc.ruleset(req.ruleset)
     sheet = read_match(req.sheet, rs, source="<sheet>", lang=req.lang)
+    if sheet.events and isinstance(sheet.events[0], Reentry):
+        play_match_sheet(sheet, rs)  # a re-entry before any round: the match's own error, at its line
     return _json({"players": list(sheet.players) if sheet.players is not None else None, "target": sheet.target,
-                  "rounds": read_rounds(rs, sheet.events, sheet.places)})
+                  "rounds": read_rounds(rs, sheet.events)})
 
 
-def read_rounds(rs: Ruleset, events: Any, places: Any) -> list[dict[str, Any]]:
-    """Match events as the ``rounds`` of ``/v1/score/match``: each re-entry goes with the round before it."""
-    from loba_dsl.scoring.model import Part
-
+def read_rounds(rs: Ruleset, events: Any) -> list[dict[str, Any]]:
+    """Match events as the ``rounds`` of ``/v1/score/match``: each re-entry goes with the round before it (the
+    events must begin with a round)."""
     names = rs.deck.names
     out: list[dict[str, Any]] = []
-    for i, event in enumerate(events):
+    for event in events:
         if isinstance(event, Reentry):
-            if not out:
-                raise InputError(f"'reenter {event.name}' comes before any round", location=places.get(Part(i)))
             out[-1]["reenter"].append(event.name)
             continue
         assert isinstance(event, MatchRound)

@@ -175,6 +175,9 @@ def test_match_file_errors_are_located_words(client: TestClient) -> None:
     assert r.status_code == 422
     err = r.json()["errors"][0]
     assert err["location"]["line"] == 3 and err["location"]["column"] == 8 and "x3" in err["message"]
+    r = client.post("/v1/sheets/match/read", json={"sheet": "players: Ana, Beto\nreenter Ana\nround 1\n  Ana: 3\n"})
+    assert r.status_code == 422 and r.json()["errors"][0]["location"]["line"] == 2
+    assert "before any round" in r.json()["detail"]
     r = client.post("/v1/sheets/match/write", json={"rounds": [{"points": [{"name": "round", "points": 3},
                                                                           {"name": "Bo", "went_out": True}]}]})
     assert r.status_code == 422 and "'round' cannot be written" in r.json()["detail"]
