@@ -143,9 +143,3 @@ def axe_source() -> str:
     data = AXE.read_bytes()
     assert hashlib.sha256(data).hexdigest() == AXE_SHA256, "the vendored axe-core is not the recorded file"
     return data.decode("utf-8")
-
-
-def go(page: Any, server: str, view: str = "check") -> None:
-    """Open the page at a view and wait until every view answers."""
-    page.goto(f"{server}/#{view}")
-    page.wait_for_selector("body[data-ready]")

@@ -86,6 +86,7 @@ export function initCheck() {
       latest.abort();
       last = null;
       render();
+      verdict.dataset.checked = "";
       return;
     }
     try {
@@ -129,11 +130,12 @@ export function initCheck() {
     picker.render();
     render();
   });
-  loadDeck();
+  const ready = loadDeck();
   render();
   if (input.value.trim()) changed();
 
   return {
+    ready, // the picker is drawn with the ruleset's deck
     // Check these cards under this ruleset choice (from the house rules view's witnesses).
     use(ruleset, cards) {
       wanted = ruleset;

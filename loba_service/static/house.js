@@ -32,6 +32,15 @@ export function initHouse(app) {
   let diff = null; // {base, value} | {base, error} | {base, loading}
   let timer = 0;
   let diffTimer = 0;
+  let pending = null; // the valid house rules not compared yet: {value, yaml}
+  const view = document.getElementById("view-house");
+
+  function comparePending() {
+    if (!pending) return;
+    const { value, yaml } = pending;
+    pending = null;
+    compare(value, yaml);
+  }
 
   let saved = {};
   try {
@@ -128,27 +137,22 @@ export function initHouse(app) {
     }
     diffBody.append(el("h3", { text: t("house.rules") }), el("ul", { class: "changes" }, ...changes));
     if (d.witnesses && d.witnesses.length) {
-      const rows = d.witnesses.map((w) => {
-        const cells = [el("td", { class: "cards-cell", text: w.example }), el("td", { text: w.left }), el("td", { text: w.right })];
-        const act = el("td");
+      const items = d.witnesses.map((w) => {
+        const li = el("li", {}, el("span", { class: "cards-cell", text: w.example }),
+          el("span", { class: "under" }, el("b", { text: t("house.under", { name: d.left }) + ": " }), w.left),
+          el("span", { class: "under" }, el("b", { text: t("house.under", { name: d.right }) + ": " }), w.right));
         if (w.kind === "meld" && w.cards && w.cards.length) {
           const cards = w.cards.join(" ");
-          act.append(el("button", { type: "button", class: "secondary small", text: t("house.tryIt"),
+          li.append(el("button", { type: "button", class: "secondary small try", text: t("house.tryIt"),
             "aria-label": t("house.tryItLabel", { cards, name: d.right }),
             onclick: () => {
               app.check.use(HOUSE, cards);
               app.go("check");
             } }));
         }
-        return el("tr", {}, ...cells, act);
+        return li;
       });
-      diffBody.append(el("h3", { text: t("house.witnesses") }),
-        el("div", { class: "table-wrap" }, el("table", { class: "witnesses" },
-          el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("house.example") }),
-            el("th", { scope: "col", text: t("house.under", { name: d.left }) }),
-            el("th", { scope: "col", text: t("house.under", { name: d.right }) }),
-            el("th", { scope: "col" }, el("span", { class: "sr-only", text: t("house.tryIt") })))),
-          el("tbody", {}, ...rows))));
+      diffBody.append(el("h3", { text: t("house.witnesses") }), el("ul", { class: "witnesses" }, ...items));
     }
   }
 
@@ -176,9 +180,11 @@ export function initHouse(app) {
       if (value.valid) {
         setHouse({ yaml, file: fileOf(value.name), name: value.name, extends: value.extends, deck: value.deck });
         window.clearTimeout(diffTimer);
-        diffTimer = window.setTimeout(() => compare(value, yaml), 500);
+        pending = { value, yaml };
+        if (!view.hidden) diffTimer = window.setTimeout(comparePending, 500);
       } else {
         window.clearTimeout(diffTimer);
+        pending = null;
         comparing.cancel();
         diff = null;
         renderDiff();
@@ -226,5 +232,12 @@ export function initHouse(app) {
     renderDiff();
   });
   renderStatus();
-  return validate();
+  return {
+    ready: validate(),
+    // The view is shown: compare the rules with their base now if that is still to do.
+    shown() {
+      window.clearTimeout(diffTimer);
+      comparePending();
+    },
+  };
 }

@@ -169,10 +169,6 @@ function snapshot(value) {
   return value;
 }
 
-function rulesetName() {
-  return typeof sheet.ruleset === "object" && sheet.ruleset ? sheet.ruleset.name : sheet.ruleset;
-}
-
 function renderSetup() {
   const form = el("form", { id: "sheet-setup", class: "card-box", novalidate: true });
   form.append(el("h2", { text: t("sheet.new") }));
@@ -579,7 +575,6 @@ function render() {
     renderSetup();
     return;
   }
-  body.append(el("p", { class: "under", text: t("sheet.under", { ruleset: rulesetName() }) }));
   body.append(rulesetField("sheet-ruleset", choiceValue(sheet.ruleset), async (v) => {
     sheet.ruleset = snapshot(v);
     save();

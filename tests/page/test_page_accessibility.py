@@ -5,7 +5,7 @@ the keyboard: every control is reached by Tab with a visible focus ring."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,63 +13,12 @@ import pytest
 pytest.importorskip("playwright")
 
 import page_browser
-from page_fixtures import go, open_page
+from page_fixtures import open_page
+from page_views import VIEWS, go
 from playwright.sync_api import expect
-from test_page_house import FIXED, TYPO
-from test_page_sheet import enter_round, start
 
 pytestmark = pytest.mark.slow  # a browser and the real service: `make test` runs them, `make test-fast` does not
 
-Prepare = Callable[[Any, str], None]
-
-
-def check_view(page: Any, server: str) -> None:
-    go(page, server, "check")
-    page.get_by_role("textbox", name="Cards").fill("7♠ 7♥ JOKER")
-    expect(page.get_by_role("status").first).to_contain_text("not a legal meld")
-
-
-def sheet_setup(page: Any, server: str) -> None:
-    go(page, server, "sheet")
-    expect(page.get_by_role("button", name="Start the match")).to_be_visible()
-
-
-def sheet_view(page: Any, server: str) -> None:
-    start(page, server)
-    enter_round(page, {"Ana": "out", "Beto": 34, "Carla": 57, "Dani": 20})
-    enter_round(page, {"Ana": 10, "Beto": "out", "Carla": 50, "Dani": 12})
-    expect(page.get_by_role("button", name="Re-enter Carla at 34")).to_be_visible()
-    page.get_by_role("button", name="Export the match file").click()
-    page.get_by_text("The match file", exact=True).click()
-
-
-def sheet_cards(page: Any, server: str) -> None:
-    start(page, server, ["Ana", "Beto"])
-    page.get_by_role("radio", name="cards left in hand").check()
-
-
-def house_errors(page: Any, server: str) -> None:
-    go(page, server, "house")
-    page.get_by_role("textbox", name="Ruleset YAML").fill(TYPO)
-    expect(page.locator("#house-status").get_by_role("listitem")).to_have_count(1)
-
-
-def house_diff(page: Any, server: str) -> None:
-    go(page, server, "house")
-    page.get_by_role("textbox", name="Ruleset YAML").fill(FIXED)
-    expect(page.get_by_role("region", name="What changes from menos").get_by_role("table")).to_be_visible()
-
-
-def arrange_view(page: Any, server: str) -> None:
-    go(page, server, "arrange")
-    page.get_by_role("textbox", name="Hand").fill("A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠")
-    page.get_by_role("button", name="Arrange", exact=True).click()
-    expect(page.locator("#arrange-result")).to_contain_text("Left in hand")
-
-
-VIEWS: dict[str, Prepare] = {"check": check_view, "sheet-setup": sheet_setup, "sheet": sheet_view,
-                             "sheet-cards": sheet_cards, "house-errors": house_errors, "house-diff": house_diff,
-                             "arrange": arrange_view}
 WIDTHS = {"phone": page_browser.PHONE, "laptop": page_browser.LAPTOP}
 
 

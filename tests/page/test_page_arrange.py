@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from page_fixtures import go
+from page_views import go
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.slow  # a browser and the real service: `make test` runs them, `make test-fast` does not

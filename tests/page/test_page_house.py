@@ -16,13 +16,11 @@ import pytest
 
 pytest.importorskip("playwright")
 
-from page_fixtures import go
+from page_views import FIXED, TYPO, go
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.slow  # a browser and the real service: `make test` runs them, `make test-fast` does not
 
-TYPO = "name: casa\nextends: menos\nmelds:\n  escalera:\n    shape: run 3..13, ace lo, wilds <= 2\n"
-FIXED = TYPO.replace("ace lo,", "ace low,")
 
 
 def test_house_rules_error_fix_diff_and_use(page: Any, server: str, tmp_path: Path) -> None:
@@ -47,9 +45,9 @@ def test_house_rules_error_fix_diff_and_use(page: Any, server: str, tmp_path: Pa
 
     diff = page.get_by_role("region", name="What changes from menos")
     expect(diff).to_contain_text("escalera: wilds <= 1 → wilds <= 2")
-    witnesses = diff.get_by_role("table")
-    expect(witnesses).to_contain_text("not a meld")
-    expect(witnesses.get_by_role("row").filter(has_text="JOKER JOKER").first).to_contain_text("escalera")
+    witnesses = diff.get_by_role("list").last.get_by_role("listitem")
+    expect(witnesses.first).to_contain_text("Under menos: not a meld")
+    expect(witnesses.filter(has_text="JOKER JOKER").first).to_contain_text("Under casa: escalera")
 
     # Download: the file is the YAML as written.
     with page.expect_download() as info:

@@ -11,7 +11,6 @@ JOKER 25, A 15, J Q K 10, others their face.
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,37 +21,10 @@ import pytest
 pytest.importorskip("playwright")
 
 from page_browser import ROOT
-from page_fixtures import go
+from page_views import PLAYERS, enter_round, go, start
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.slow  # a browser and the real service: `make test` runs them, `make test-fast` does not
-
-PLAYERS = ["Ana", "Beto", "Carla", "Dani"]
-
-
-def start(page: Any, server: str, players: list[str] = PLAYERS) -> None:
-    go(page, server, "sheet")
-    for i, name in enumerate(players):
-        if i >= 4:
-            page.get_by_role("button", name="Add a player").click()
-        page.get_by_role("textbox", name=f"Player {i + 1}").fill(name)
-    page.get_by_role("button", name="Start the match").click()
-    expect(page.get_by_role("table")).to_be_visible()
-
-
-def enter_round(page: Any, points: dict[str, int | str]) -> None:
-    """One round in points; "out" for who went out (once the form for it is there)."""
-    save = page.get_by_role("button", name=re.compile(r"^(Add|Save) round \d+$"))
-    expect(save).to_be_enabled()
-    expect(page.locator("#sheet-form fieldset").first).to_be_enabled()
-    for name, value in points.items():
-        if value == "out":
-            page.get_by_role("checkbox", name=f"{name} went out").check()
-        else:
-            page.get_by_role("textbox", name=name, exact=True).fill(str(value))
-    save.click()
-    expect(page.locator("#sheet-form fieldset[disabled]")).to_have_count(0)  # drawn again with the answer
-
 
 def totals(page: Any) -> dict[str, int]:
     """The Σ row: each player's total as the page shows it."""
