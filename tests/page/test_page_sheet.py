@@ -11,6 +11,7 @@ JOKER 25, A 15, J Q K 10, others their face.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -135,3 +136,16 @@ def test_a_sheet_problem_is_said_in_words(page: Any, server: str) -> None:
     page.get_by_role("button", name="Save round 2").click()
     expect(page.get_by_role("alert")).to_have_count(0)
     assert page.locator("#sheet-table tfoot td .total").all_inner_texts() == ["10", "17"]
+
+
+def test_winner_until_the_last_one_out_reenters(page: Any, server: str) -> None:
+    start(page, server, ["Ana", "Beto"])
+    enter_round(page, {"Ana": "out", "Beto": 120})
+    # seed 004: Beto (120 >= 101) is out, so Ana is the last player standing, unless Beto buys back in at the
+    # highest total still in, Ana's 0.
+    expect(page.get_by_text("Winner: Ana.")).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Add round"))).to_have_count(0)
+    page.get_by_role("button", name="Re-enter Beto at 0").click()
+    expect(page.get_by_text("No winner yet.")).to_be_visible()
+    expect(page.get_by_role("button", name="Add round 2")).to_be_visible()
+    assert page.locator("#sheet-table tfoot td .total").all_inner_texts() == ["0", "0"]
