@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, ViewportSize
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,8 +34,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 """Debian's Chromium, headless, as root in a container, with no traffic of its own beyond the page's."""
 
-PHONE = {"width": 360, "height": 780}
-LAPTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 360, "height": 780}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 
 
 def chromium_path() -> str | None:

@@ -15,10 +15,13 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import page_browser
+
+if TYPE_CHECKING:
+    from playwright.sync_api import ViewportSize
 import pytest
 
 WHY = page_browser.missing()
@@ -95,7 +98,7 @@ class Watch:
         assert not self.elsewhere, f"requests to another host: {self.elsewhere}"
 
 
-def open_page(browser: Any, server: str, request: pytest.FixtureRequest, *, viewport: dict[str, int] | None = None,
+def open_page(browser: Any, server: str, request: pytest.FixtureRequest, *, viewport: ViewportSize | None = None,
               locale: str = "en-US") -> Iterator[Any]:
     context = browser.new_context(viewport=viewport or page_browser.LAPTOP, locale=locale, accept_downloads=True)
     page = context.new_page()

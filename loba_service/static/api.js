@@ -42,7 +42,12 @@ export async function api(method, path, body, signal) {
   try {
     data = await response.json();
   } catch (e) {
+    if (e.name === "AbortError") throw e;
     data = null;
+  }
+  if (response.ok && data === null) {
+    // the answer was cut short (the page is being left, the connection dropped): said, never used
+    throw new ApiError(t("err.network"), [{ message: t("err.network"), hint: "" }], 0);
   }
   if (!response.ok) {
     const items = itemsOf(data);
