@@ -21,8 +21,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from cli_runner import run
+
 from loba_dsl.game import Match, MatchRefused, RandomPlayer, Scripted, Table
 from loba_dsl.game.record import dumps, loads
 from loba_dsl.game.referee import deck_cards, first_seat, step
