@@ -82,7 +82,8 @@ def test_a_menos_match_to_its_winner(tmp_path: Path) -> None:
     # Round 1: Dora deals, her right (Carla) plays first and goes out.
     t, m = deal_round(None, rs, "Dora", "Carla", {"Ana": L24, "Beto": L24, "Dora": H90})
     m.play_round()
-    assert t.outcome() is not None and t.outcome().scores == {"Ana": 24, "Beto": 24, "Carla": 0, "Dora": 90}
+    out = t.outcome()
+    assert out is not None and out.scores == {"Ana": 24, "Beto": 24, "Carla": 0, "Dora": 90}
     assert t.reentry_offers() == () and totals(t) == {"Ana": 24, "Beto": 24, "Carla": 0, "Dora": 90}
     # Round 2: Carla (who went out) deals; Beto, her right, goes out.  Dora reaches 90 + 48 = 138 >= 101.
     t, m = deal_round(t, rs, "Carla", "Beto", {"Ana": L24, "Carla": L24, "Dora": M48})
@@ -174,7 +175,8 @@ def test_the_target_ends_a_mas_match() -> None:
     # their hand: 24 and 90.
     t, m = deal_round(None, rs, "Dora", "Carla", {"Ana": L24, "Beto": L24, "Dora": H90})
     m.play_round()
-    assert t.outcome() is not None and t.outcome().scores == {"Ana": -24, "Beto": -24, "Carla": 78, "Dora": -90}
+    out = t.outcome()
+    assert out is not None and out.scores == {"Ana": -24, "Beto": -24, "Carla": 78, "Dora": -90}
     # Round 2: Carla deals; Beto, Ana and Dora draw and discard; Carla goes out again: 156 >= 150.
     t, m = deal_round(t, rs, "Carla", "Carla", {"Ana": L24, "Beto": M48, "Dora": L24})
     m.play_round()

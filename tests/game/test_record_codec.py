@@ -14,10 +14,11 @@ import random
 from pathlib import Path
 
 import pytest
+from cli_runner import run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from menos_round import played_round
 
-from cli_runner import run
 from loba_dsl.game import GameRecord, RecordError, Table, TableCache, record_digest
 from loba_dsl.game.record import MAX_BYTES, dumps, load, loads
 from loba_dsl.game.replay import from_record, replay
@@ -25,7 +26,6 @@ from loba_dsl.game.simulate import play_round
 from loba_dsl.rules.documents import shipped_names
 from loba_dsl.rules.loading import load as load_ruleset
 from loba_dsl.rules.model import Ruleset
-from menos_round import played_round
 
 SCORES = {"Ana": 84, "Beto": 0, "Carla": 68}  # rules.md §1, worked out in tests/menos_round.py
 
