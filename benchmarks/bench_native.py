@@ -7,7 +7,7 @@ the reference and the fallback (``LOBA_DSL_PURE=1`` turns them all off):
   ``live_shape``, ``split``): every hand's first step;
 - ``native_candidates``: a hand's candidate melds (``CandidateGenerator.hand_candidates``);
 - ``native_packing``: the packing searches (``packing.plain_search``, ``bitmask_search``) and the
-  fields of a plain search (``Solver._plain_search``).
+  fields of a plain search (``Searches.plain_search``).
 
 Each workload runs with every twin ("C"), with none ("Python"), and with ``--each``, with every
 twin but one, so each line says what that twin buys.  A fresh Solver per run (the caches start

@@ -12,7 +12,7 @@ import pytest
 
 from loba_dsl.budget import Clock
 from loba_dsl.solver import candidates, packing
-from loba_dsl.solver.api import Solver
+from loba_dsl.solver.searches import Searches
 
 
 def missing(why: str) -> NoReturn:
@@ -43,17 +43,18 @@ def switched(*, live: bool | None = None, candidates_: bool | None = None, packi
         candidates.NATIVE_LIVE, candidates.NATIVE_CANDIDATES, packing.NATIVE = saved
 
 
-def plain_search_both(solver: Solver, cards: tuple[int, ...], raw: list[tuple[tuple[int, ...], int]],
+def plain_search_both(searches: Searches, cards: tuple[int, ...], raw: list[tuple[tuple[int, ...], int]],
                       pooled: frozenset[int], clocks: tuple[Clock, Clock]
                       ) -> tuple[tuple[int, list[int]] | None, tuple[int, list[int]]]:
-    """One plain search of ``solver``'s by the C kernel (fields built in C; ``None`` where its key is too wide)
-    and by ``Solver._plain_search``'s own Python, each counting its states on its clock."""
+    """One plain search of ``searches``' by the C kernel (fields built in C; ``None`` where its key is too wide)
+    and by ``Searches.plain_search``'s own Python, each counting its states on its clock."""
     with switched(packing_=True):  # (under LOBA_DSL_PURE=1 too: the C kernel is what is tested)
-        native = packing.plain_search_melds(cards, raw, solver._positions, solver.deck.joker_code, pooled, clocks[0])
+        gains = searches.gains
+        native = packing.plain_search_melds(cards, raw, gains.positions, gains.deck.joker_code, pooled, clocks[0])
     with switched(packing_=False):
-        solver._clock = clocks[1]
+        searches.calls.clock = clocks[1]
         try:
-            python = solver._plain_search(cards, raw, pooled)
+            python = searches.plain_search(cards, raw, pooled)
         finally:
-            solver._clock = None
+            searches.calls.clock = None
     return native, python

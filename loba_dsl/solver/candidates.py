@@ -621,7 +621,7 @@ class CandidateGenerator:
         ``pooled``: the places of wilds are all filled with Jokers, as many as the
         hand has cards that can be wild (less those the meld already holds as
         naturals), whichever those cards are: the candidates of a search that
-        holds its wilds as one pool (``Solver._pooled_input``).  Each candidate
+        holds its wilds as one pool (``Searches.pooled_input``).  Each candidate
         is in the processing order, the list sorted by it (as :meth:`ordered`
         keys).  By the C twin where there is one (:data:`NATIVE_CANDIDATES`),
         else by :meth:`pure_hand_candidates`: the same list.

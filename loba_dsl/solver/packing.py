@@ -133,7 +133,7 @@ def plain_search_melds(cards: Sequence[int], raw: Sequence[tuple[tuple[int, ...]
     """The plain search of melds ``raw`` within ``cards``, its fields and options built by the C kernel too.
 
     ``None`` where the C kernels are not in use or the key does not fit them: the caller builds the
-    fields itself (``Solver._plain_search``, whose order this follows) and calls :func:`plain_search`.
+    fields itself (``Searches.plain_search``, whose order this follows) and calls :func:`plain_search`.
     """
     if not NATIVE:
         return None

@@ -112,7 +112,7 @@ class HandSearch:
         self.alias = {c: joker for c in stand_ins}
         self.joker = joker
         self.pooled = pooled
-        """Cards searched twice over (see ``Solver._pooled_input``): each copy is one
+        """Cards searched twice over (see ``Searches.pooled_input``): each copy is one
         ``joker`` of ``cards`` (a wild card of the pool) and one copy of itself (the right to be its natural self);
         a meld holding it uses up both."""
         counts = Counter(cards)

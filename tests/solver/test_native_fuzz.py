@@ -6,7 +6,7 @@ high, either or round the corner, wild limits, wild ranks natural too or not.  O
 (generated from a seed) and on random hands (empty, all wilds, wild-rich, whole decks and more), each twin
 must give exactly the Python answer or decline (the generator keeps its Python method): ``live``,
 ``live_shape``, ``split`` (native_live.c), ``hand_candidates`` for both values of ``pooled``
-(native_candidates.c), ``Solver._plain_search`` (native_packing.c's ``plain_search_melds``), and the whole
+(native_candidates.c), ``Searches.plain_search`` (native_packing.c's ``plain_search_melds``), and the whole
 solver's ``best_score`` and ``arrange`` with every twin on against every twin off.
 
 The direct calls with bad arguments (wrong types, codes out of range, huge ints, wrong tuple shapes, and
@@ -35,6 +35,7 @@ from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver import packing
 from loba_dsl.solver.api import Solver
 from loba_dsl.solver.candidates import CandidateGenerator
+from loba_dsl.solver.searches import Searches
 
 try:
     from loba_dsl.solver import native_candidates, native_live, native_packing
@@ -208,15 +209,15 @@ def check_ruleset(seed: int) -> None:
 
     # the whole solver with every twin against none, recording its plain searches as it goes
     calls: list[tuple[tuple[Card, ...], list[tuple[tuple[Card, ...], int]], frozenset[Card]]] = []
-    real = Solver._plain_search
+    real = Searches.plain_search
 
-    def record(self: Solver, cards: tuple[Card, ...], raw: list[tuple[tuple[Card, ...], int]],
+    def record(self: Searches, cards: tuple[Card, ...], raw: list[tuple[tuple[Card, ...], int]],
                pooled: frozenset[Card] = frozenset()) -> tuple[int, list[int]]:
-        if self is fast:
+        if self is fast.searches:
             calls.append((cards, list(raw), pooled))
         return real(self, cards, raw, pooled)
 
-    Solver._plain_search = record  # type: ignore[method-assign]
+    Searches.plain_search = record  # type: ignore[method-assign]
     try:
         for hand in random_hands(rng, deck, wild_cards, [0, 1, 3, 5, 7, 9, 4, 6, 8], 3):
             if not wild_poor(hand, wild, 3):
@@ -224,10 +225,10 @@ def check_ruleset(seed: int) -> None:
             assert fast.best_score(hand) == slow.best_score(hand), (text, hand)
             assert fast.arrange(hand) == slow.arrange(hand), (text, hand)
     finally:
-        Solver._plain_search = real  # type: ignore[method-assign]
+        Searches.plain_search = real  # type: ignore[method-assign]
     for cards, raw, pool in calls:
         clocks = (CountingClock(), CountingClock())
-        native, python = plain_search_both(fast, cards, raw, pool, clocks)
+        native, python = plain_search_both(fast.searches, cards, raw, pool, clocks)
         if native is not None:  # None: the key is wider than the C kernel takes (the Python builds it)
             assert native == python, (text, cards, raw, pool)
             assert clocks[0].counted == clocks[1].counted

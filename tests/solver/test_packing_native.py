@@ -29,6 +29,7 @@ from loba_dsl.errors import BudgetExceeded
 from loba_dsl.rules.loading import load
 from loba_dsl.solver import packing
 from loba_dsl.solver.api import Solver
+from loba_dsl.solver.searches import Searches
 
 try:
     from loba_dsl.solver import native_packing
@@ -328,21 +329,21 @@ def test_the_switch_picks_the_kernel() -> None:
 
 # ------------------------------------------------------------------ the plain search of melds (fields built in C)
 
-PlainCall = tuple[Solver, tuple[int, ...], list[tuple[tuple[int, ...], int]], frozenset[int]]
-"""A plain search the solver asked for: the solver, the cards, the melds with their gains, the pool."""
+PlainCall = tuple[Searches, tuple[int, ...], list[tuple[tuple[int, ...], int]], frozenset[int]]
+"""A plain search the solver asked for: its searches, the cards, the melds with their gains, the pool."""
 
 
 def _recorded_plain_searches() -> list[PlainCall]:
     """Every plain search the solver asks for on random hands of every shipped ruleset (its own inputs)."""
     calls: list[PlainCall] = []
-    real = Solver._plain_search
+    real = Searches.plain_search
 
-    def record(self: Solver, cards: tuple[int, ...], raw: list[tuple[tuple[int, ...], int]],
+    def record(self: Searches, cards: tuple[int, ...], raw: list[tuple[tuple[int, ...], int]],
                pooled: frozenset[int] = frozenset()) -> tuple[int, list[int]]:
         calls.append((self, cards, list(raw), pooled))
         return real(self, cards, raw, pooled)
 
-    Solver._plain_search = record  # type: ignore[method-assign]
+    Searches.plain_search = record  # type: ignore[method-assign]
     try:
         for name in RULESETS:
             solver, pool = _deck(name)
@@ -353,19 +354,19 @@ def _recorded_plain_searches() -> list[PlainCall]:
                     solver.best_score(hand)
                     solver.arrange(hand)
     finally:
-        Solver._plain_search = real  # type: ignore[method-assign]
+        Searches.plain_search = real  # type: ignore[method-assign]
     return calls
 
 
 def test_plain_search_melds_answers_as_the_python_fields() -> None:
     """The fields, options and key built in C give the answer, the melds chosen and the states counted of
-    Solver._plain_search's own Python (every search it ran on random hands, pooled wilds included)."""
+    Searches.plain_search's own Python (every search it ran on random hands, pooled wilds included)."""
     needs_native()
     calls = _recorded_plain_searches()
     assert any(pooled for *_, pooled in calls), "some search holds a pool of wilds (mas-pagat, uruguay)"
-    for solver, cards, raw, pooled in calls:
+    for searches, cards, raw, pooled in calls:
         clocks = (CountingClock(Budget(seconds=60.0)), CountingClock(Budget(seconds=60.0)))
-        native, python = plain_search_both(solver, cards, raw, pooled, clocks)
+        native, python = plain_search_both(searches, cards, raw, pooled, clocks)
         assert native == python, (cards, raw, pooled)
         assert clocks[0].counted == clocks[1].counted
 
@@ -384,7 +385,7 @@ def test_plain_search_melds_rejects_codes_outside_the_order() -> None:
 def test_plain_search_melds_first_of_equal_values() -> None:
     """Two melds of equal gain over four cards: the search takes the card in fewest melds first (card 0, in one)
     and tries keeping it before melding it, and keeps the first of equal values, so it keeps card 0 and melds
-    the other meld (place 1), as Solver._plain_search's docstring orders it."""
+    the other meld (place 1), as Searches.plain_search's docstring orders it."""
     needs_native()
     cards = (0, 1, 2, 3)
     raw: list[tuple[tuple[int, ...], int]] = [((0, 1, 2), 7), ((1, 2, 3), 7)]
@@ -393,6 +394,6 @@ def test_plain_search_melds_first_of_equal_values() -> None:
     assert found == (7, [1])
     with kernels(False):
         fake = _deck("menos")[0]
-        fake._positions = (0, 1, 2, 3)
-        fake.order = {0: 0, 1: 1, 2: 2, 3: 3}
-        assert fake._plain_search(cards, raw) == found
+        fake.melds.positions = (0, 1, 2, 3)
+        fake.melds.order = {0: 0, 1: 1, 2: 2, 3: 3}
+        assert fake.searches.plain_search(cards, raw) == found

@@ -4,7 +4,7 @@
 ``uruguay``) with every such card twice over: one more wild of a pool that fills the places of
 wilds (a Joker of the search), and the right to stand as its natural self.  The candidate melds fill every
 wild's place with a Joker, so melds that differed only in which wild stood where are one
-(``loba_dsl.solver.api.Solver._pooled_input``).
+(``loba_dsl.solver.searches.Searches.pooled_input``).
 
 Where the expected values come from:
 
@@ -151,10 +151,10 @@ def test_pooled_search_agrees_with_the_named_search(name: str) -> None:
         arr = solver.arrange(hand)
         assert_valid(rs, hand, arr)
         assert solver.best_score(hand) == arr.score
-        named = solver._search(tuple(hand), solver.gain_value, pooled=False)
-        pooled = solver._search(tuple(hand), solver.gain_value, pooled=True)
+        named = solver.searches.search(tuple(hand), solver.gain_value, pooled=False)
+        pooled = solver.searches.search(tuple(hand), solver.gain_value, pooled=True)
         assert pooled.pooled and not named.pooled
         assert pooled.solve(pooled.full) == named.solve(named.full), rs.deck.names_of(hand)
         going_out = solver.can_go_out(hand)
-        counted = solver._search(tuple(hand), solver._count_if_legal, pooled=False)
+        counted = solver.searches.search(tuple(hand), solver.melds.count_if_legal, pooled=False)
         assert going_out.possible == (counted.solve(counted.full) >= len(hand) - 1), rs.deck.names_of(hand)

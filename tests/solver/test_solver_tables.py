@@ -25,7 +25,8 @@ from collections import Counter
 
 import pytest
 
-import loba_dsl.solver.api as api
+import loba_dsl.solver.calls as calls
+import loba_dsl.solver.searches as searches
 from loba_dsl.rules.documents import shipped_names
 from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
@@ -143,11 +144,11 @@ def test_arrangements_with_and_without_the_live_cut_are_the_same(rs: Ruleset, mo
 @pytest.mark.parametrize("rs", rulesets(), ids=lambda rs: rs.name)
 def test_the_plain_search_of_small_hands_chooses_what_the_full_search_chooses(
         rs: Ruleset, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Small hands are searched without bounds (``_LIGHT_UP_TO``): same melds, same ties, same order."""
+    """Small hands are searched without bounds (``searches.LIGHT_UP_TO``): same melds, same ties, same order."""
     sample = hands(rs, f"light:{rs.name}", 150)
     light = [Solver(rs).arrange(h) for h in sample]
     scores = [Solver(rs).best_score(h) for h in sample]
-    monkeypatch.setattr(api, "_LIGHT_UP_TO", -1)  # every hand through HandSearch
+    monkeypatch.setattr(searches, "LIGHT_UP_TO", -1)  # every hand through HandSearch
     for h, a, score in zip(sample, light, scores, strict=True):
         b = Solver(rs).arrange(h)
         assert (a.melds, a.left, a.score) == (b.melds, b.left, b.score), h
@@ -167,8 +168,8 @@ def test_an_arrangement_scores_as_the_scorer_scores_it(rs: Ruleset) -> None:
 
 
 def test_caches_stay_within_their_bounds(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api, "CACHE_LIMIT", 50)
-    monkeypatch.setattr(api, "VALUE_CACHE_LIMIT", 200)
+    monkeypatch.setattr(calls, "CACHE_LIMIT", 50)
+    monkeypatch.setattr(calls, "VALUE_CACHE_LIMIT", 200)
     rs = load("mas-pagat")
     solver = Solver(rs)
     fresh = Solver(rs)
@@ -177,9 +178,8 @@ def test_caches_stay_within_their_bounds(monkeypatch: pytest.MonkeyPatch) -> Non
     for hand in sample:
         assert solver.arrange(hand).score == fresh.arrange(hand).score  # emptied caches change no answer
         fresh.clear_caches()
-        readings = len(solver._gains) + len(solver._live_melds)
-        values = sum(len(cache) for cache in (solver._value_by_meld, solver._gain_values, solver._live_gains,
-                                              solver._swaps, solver._class_naturals))
+        readings = sum(map(len, solver.calls._readings))
+        values = sum(map(len, solver.calls._values))
         most = max(most, values)
         # Emptied before a call once past the bound: at most one hand's worth above it.
         assert readings <= 50 + 400 and values <= 200 + 4000, (readings, values)
@@ -199,7 +199,7 @@ def test_a_ruleset_that_singles_out_a_suit_is_not_symmetric(text: str) -> None:
 
     rs = loads(text, source="house.yaml")
     assert not suit_symmetric(rs)
-    assert Solver(rs)._canon is None
+    assert Solver(rs).melds.canon is None
     solver = Solver(rs)
     for hand in hands(rs, f"asym:{rs.name}", 150):
         assert solver.best_score(hand) == solver.arrange(hand).score, hand
@@ -224,7 +224,7 @@ def test_renaming_the_suits_changes_no_best_score(rs: Ruleset, monkeypatch: pyte
     sample = hands(rs, f"rename:{rs.name}", 150)
     with_canon = [solver.best_score(h) for h in sample]
     plain = Solver(rs)
-    monkeypatch.setattr(plain, "_canon", None)
+    monkeypatch.setattr(plain.melds, "canon", None)
     for hand, score in zip(sample, with_canon, strict=True):
         perm = list(range(deck.n_suits))
         rng.shuffle(perm)

@@ -33,8 +33,8 @@ def solver(menos: Ruleset) -> Solver:
 
 
 def _canon(solver: Solver) -> SuitCanon:
-    assert solver._canon is not None, "menos names no suit"
-    return solver._canon
+    assert solver.melds.canon is not None, "menos names no suit"
+    return solver.melds.canon
 
 
 def _cards(rs: Ruleset, text: str) -> tuple[Card, ...]:

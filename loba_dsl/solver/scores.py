@@ -1,0 +1,146 @@
+"""The best score of a hand, without building its arrangement: the number a bot compares most often.
+
+:class:`BestScores` answers :meth:`BestScores.best_score` (as
+``arrange(cards).score``): the card values of the whole hand, plus the best
+gain of its live cards (those some candidate meld may use), split into parts
+no meld crosses, with the Jokers shared out among them.  Best gains are cached
+by the live cards, or where the suits are alike by their key up to a renaming
+of the suits (:class:`~loba_dsl.solver.symmetry.SuitCanon`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from loba_dsl.budget import BudgetLike, Clock
+from loba_dsl.cards.deck import Card
+from loba_dsl.solver.multisets import Multiset
+from loba_dsl.solver.searches import Searches
+from loba_dsl.solver.symmetry import SHAPE_LIMIT
+
+__all__ = ["BestScores"]
+
+
+class BestScores:
+    """Best scores of hands under one ruleset (the number only)."""
+
+    def __init__(self, searches: Searches) -> None:
+        self.searches = searches
+        self.gains = gains = searches.gains
+        self.calls = gains.calls
+        self._live_gains: dict[tuple[int, ...], int] = self.calls.values({})
+        """A hand's live cards (those some candidate meld may use), or a part of them (with Jokers to share) -> the
+        best total gain of their melds (the best gain of those cards as a hand, either way).  Keyed by the cards
+        themselves, or where the suits are all alike by :meth:`SuitCanon.key` (the same for every renaming)."""
+
+    def best_score(self, cards: Sequence[Card], *, budget: BudgetLike | Clock = None) -> int:
+        """Just the score of the best arrangement (as ``arrange(cards).score``, without building it).
+
+        A hand in which no meld can even be formed (the common case for a
+        random hand) is answered from the card values alone; a hand of
+        distinct plain naturals (no card twice, none that can be wild) is
+        searched over a bitmask of its cards.
+        """
+        g = self.gains
+        utility = sum(map(g.left_utility.__getitem__, cards))
+        canon = g.canon
+        if canon is not None:
+            # Keyed by the live cards up to a renaming of the suits (the best gain is the same under any), read in
+            # the same pass that finds them.
+            key = g.live_shape(cards)
+            if key is None:  # too many cards for the counts' bits
+                live = g.live(cards)
+                key = canon.key(live) if live else ()
+            if key:
+                gain = self._live_gains.get(key)
+                if gain is None:
+                    gain = self._live_gains[key] = self._split_gain(g.live(cards), budget)
+                utility += gain
+        else:
+            live = g.live(cards)
+            if live:
+                gain = self._live_gains.get(live)
+                if gain is None:
+                    gain = self._live_gains[live] = self._split_gain(live, budget)
+                utility += gain
+        objective = g.objective
+        value = g.sign * utility + objective.linear.const
+        return objective.wrap(value) if objective.wrap is not None else value
+
+    def _split_gain(self, live: Multiset, budget: BudgetLike | Clock) -> int:
+        """The best gain of a hand's live cards: the sum of its parts', or the best sharing of its Jokers."""
+        g = self.gains
+        parts, jokers = g.generator.split(live)
+        if jokers:
+            return self._shared_out(parts, jokers, budget)
+        gain_of = self.searches.gain_of
+        if len(parts) == 1:
+            with self.calls.running(budget, "scoring the hand"):
+                return gain_of(live)
+        gains = self._live_gains
+        canon = g.canon
+        total = 0
+        for part in parts:
+            key = part if canon is None else canon.key(part)  # parts recur from hand to hand in other suits
+            gain = gains.get(key)
+            if gain is None:
+                with self.calls.running(budget, "scoring the hand"):
+                    gain = gains[key] = gain_of(part)
+            total += gain
+        return total
+
+    def _shared_out(self, parts: tuple[Multiset, ...], jokers: int, budget: BudgetLike | Clock) -> int:
+        """The best total gain of ``parts`` (no meld crosses two) with ``jokers`` Jokers shared out among them.
+
+        Each part's best gain with ``t`` Jokers is cached under its cards; a
+        part's gain grows with its Jokers (a Joker may stay in hand), so the best
+        sharing gives every Joker to some part: a small knapsack over the parts.
+        """
+        gains = self._live_gains
+        joker = self.gains.deck.joker_code
+        best = [0] + [-1] * jokers  # best[j]: the parts so far with j Jokers among them (gains are never negative)
+        for part in parts:
+            with_jokers = []
+            for t, key in enumerate(self._keys_with_jokers(part, jokers)):
+                gain = gains.get(key)
+                if gain is None:
+                    gain = gains[key] = self._live_part_gain(part + (joker,) * t, budget)  # (the Joker is last)
+                with_jokers.append(gain)
+            best = [max(best[j - t] + with_jokers[t] for t in range(j + 1) if best[j - t] >= 0)
+                    for j in range(jokers + 1)]
+        return max(best)
+
+    def _live_part_gain(self, cards: Multiset, budget: BudgetLike | Clock) -> int:
+        """The best gain of ``cards`` (a part with some Jokers), that of its live cards (cached under them).
+
+        With fewer Jokers than the whole hand, a part's cards may not all be
+        live any more; the others are kept whatever the search chooses, so the
+        gain is that of the live ones, which other parts share.
+        """
+        g = self.gains
+        live = g.live(cards)
+        if not live:
+            return 0
+        gain_of = self.searches.gain_of
+        if len(live) == len(cards):
+            with self.calls.running(budget, "scoring the hand"):
+                return gain_of(cards)
+        key = live if g.canon is None else g.canon.key(live)
+        gains = self._live_gains
+        gain = gains.get(key)
+        if gain is None:
+            with self.calls.running(budget, "scoring the hand"):
+                gain = gains[key] = gain_of(live)
+        return gain
+
+    def _keys_with_jokers(self, part: Multiset, jokers: int) -> list[Multiset]:
+        """The keys of ``part`` (no Joker in it) with 0, 1, ... ``jokers`` Jokers added, in the cache of best gains."""
+        g = self.gains
+        canon = g.canon
+        joker = g.deck.joker_code
+        if canon is None:
+            return [part + (joker,) * t for t in range(jokers + 1)]
+        if len(part) + jokers >= SHAPE_LIMIT:
+            return [canon.key(part + (joker,) * t) for t in range(jokers + 1)]
+        suits = canon.key(part)[:-1]  # the Jokers' count is the last slot of a key
+        return [(*suits, t) for t in range(jokers + 1)]
