@@ -10,6 +10,8 @@ The public API, in the order data flows (text → cards → ruleset → engine �
     loba.Solver(rs).arrange(cards)           # Arrangement
     loba.diff(rs, loba.load_file(path))      # DiffReport
     loba.Table.deal(rs, players=["Ana", "Beto", "Carla"], dealer="Carla", seed=7)   # the referee
+    loba.Match(table, {"Ana": loba.RandomPlayer(), ...}).play()                       # a whole match
+    loba.parse_move("Beto melds 7♠ 7♥ 7♦", rs)                                        # the move notation
 
 and what the command line and the service build on: round and match files (``read_round``,
 ``score_round_sheet``, ``read_match``, ``play_match_sheet``, ``write_match``), lay-downs (``parse_lay_down``,
@@ -82,11 +84,22 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "Solver": "loba_dsl.solver.api",
     "Arrangement": "loba_dsl.solver.api",
     "arrange_hand": "loba_dsl.solver.advice",
-    # refereeing moves
+    # refereeing moves and matches
     "Table": "loba_dsl.game",
     "IllegalMove": "loba_dsl.game",
+    "InvalidMove": "loba_dsl.game",
+    "Match": "loba_dsl.game",
+    "Player": "loba_dsl.game",
+    "PlayerView": "loba_dsl.game",
+    "RandomPlayer": "loba_dsl.game",
+    "ReentryOffer": "loba_dsl.game",
+    "GameRecord": "loba_dsl.game",
+    "TableCache": "loba_dsl.game",
+    "parse_move": "loba_dsl.game",
+    "format_move": "loba_dsl.game",
     # game records (loba-record/1) and their replay
     "load_record": "loba_dsl.game.record:loads",
+    "read_record": "loba_dsl.game.record:load",
     "dump_record": "loba_dsl.game.record:dumps",
     "replay": "loba_dsl.game.replay",
     "replay_text": "loba_dsl.game.replay",
@@ -123,19 +136,26 @@ __all__ = [
     "CheckResult",
     "DSLError",
     "DiffReport",
+    "GameRecord",
     "IllegalMove",
     "InputError",
+    "InvalidMove",
     "LobaError",
     "LobaErrors",
     "Location",
+    "Match",
     "MatchResult",
     "MatchRound",
     "Notation",
     "ParsedCards",
+    "Player",
     "PlayerPoints",
     "PlayerRound",
     "PlayerScore",
+    "PlayerView",
+    "RandomPlayer",
     "Reentry",
+    "ReentryOffer",
     "Resolver",
     "RoundFacts",
     "RoundScore",
@@ -145,6 +165,7 @@ __all__ = [
     "Siblings",
     "Solver",
     "Table",
+    "TableCache",
     "Verdict",
     "arrange_hand",
     "arrangement_dict",
@@ -158,15 +179,18 @@ __all__ = [
     "diff_text",
     "dump_record",
     "enable_disk_cache",
+    "format_move",
     "load",
     "load_file",
     "load_record",
     "loads",
     "match_text",
     "parse_lay_down",
+    "parse_move",
     "play_match",
     "play_match_sheet",
     "read_match",
+    "read_record",
     "read_round",
     "replay",
     "replay_text",
@@ -210,9 +234,20 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
+    from loba_dsl.game import InvalidMove as InvalidMove
+    from loba_dsl.game import Match as Match
+    from loba_dsl.game import Player as Player
+    from loba_dsl.game import PlayerView as PlayerView
+    from loba_dsl.game import RandomPlayer as RandomPlayer
+    from loba_dsl.game import ReentryOffer as ReentryOffer
     from loba_dsl.game import Table as Table
+    from loba_dsl.game import TableCache as TableCache
+    from loba_dsl.game import format_move as format_move
+    from loba_dsl.game import parse_move as parse_move
     from loba_dsl.game.record import dumps as dump_record
+    from loba_dsl.game.record import load as read_record
     from loba_dsl.game.record import loads as load_record
     from loba_dsl.game.replay import replay as replay
     from loba_dsl.game.replay import replay_text as replay_text

@@ -8,6 +8,8 @@ Two kinds of record:
 
 - **open**: every card is written in it (a physical game being checked, or a deal from a given ``seed``).
   The answers give the whole record back.
+- **hand-dealt**: an open record that leaves cards unknown (``"stock": null``, hidden cards ``"??"``), as an app
+  at a real table records it; the referee checks what it can (``loba_dsl.game.partial``).
 - **sealed**: dealt by the server from a secret seed.  The record a client holds shows every hidden card
   (other hands, the stock, reshuffles) as ``"??"`` and carries ``"seal"``: the whole record encrypted and
   authenticated with the service key (:mod:`loba_service.seal`).  The seal is the truth; a record whose seal
@@ -15,14 +17,13 @@ Two kinds of record:
   shows that player's hand and what is public, nothing else.
 
 A move is stale (409) when the request's ``ply`` is not the ply the record has reached: it was chosen on a
-state that has moved on.  When the stock is empty and the ruleset reshuffles, the server reshuffles the
-discard pile itself (from a secure random source) before the draw.
+state that has moved on.  When the stock is empty and the ruleset reshuffles, the table reshuffles the
+discard pile itself before the draw, from a secure random source the server gives it (``Table.rng``).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import secrets
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.rules.model import Ruleset, StockExhausted
+from loba_dsl.rules.model import Ruleset
 from loba_service.bodies import Name, RulesetRef
 from loba_service.problems import ErrorItem, ErrorLocation, ServiceError
 from loba_service.rulesets import spec_of
@@ -171,10 +172,7 @@ class Games:
     def full(self, rec: Record, rs: Ruleset, ref: RulesetRef | None) -> dict[str, Any]:
         """The whole record: opened from its seal, or as given (an open record must show every card)."""
         d = msgspec.to_builtins(rec)
-        if rec.seal is UNSET:
-            if HIDDEN in json.dumps(d.get("rounds", []), ensure_ascii=False):
-                raise _bad_record("the record hides cards ('??') but carries no seal: only the server's own "
-                                  "sealed records may hide cards")
+        if rec.seal is UNSET:  # every card it knows is written in it ("??": a hand-dealt game's unknown card)
             return dict(d)
         opened = self.sealer.open(rec.seal)
         if not isinstance(opened, dict) or not isinstance(opened.get("record"), dict):
@@ -191,7 +189,8 @@ class Games:
         from loba_dsl.game.record import from_dict
         from loba_dsl.game.replay import from_record
 
-        return from_record(from_dict(full, ruleset=rs))
+        # the dealer's reshuffles come from a secure random source, never from anything a client knows
+        return from_record(from_dict(full, ruleset=rs), rng=random.SystemRandom())
 
     def client_record(self, table: Any, rs: Ruleset, ref: RulesetRef | None, sealed: bool) -> dict[str, Any]:
         full: dict[str, Any] = table.record()
@@ -203,17 +202,11 @@ class Games:
 
 
 def public(full: dict[str, Any]) -> dict[str, Any]:
-    """The record with every hidden card as ``??``: other hands, the stock, reshuffled stocks, the seed."""
-    out: dict[str, Any] = json.loads(json.dumps(full))
-    out.pop("seed", None)
-    for rnd in out.get("rounds", []):
-        deal = rnd["deal"]
-        deal["hands"] = {p: [HIDDEN] * len(h) for p, h in deal["hands"].items()}
-        deal["stock"] = [HIDDEN] * len(deal["stock"])
-        for m in rnd.get("moves", []):
-            if m.get("op") == "reshuffle":
-                m["stock"] = [HIDDEN] * len(m["stock"])
-    return out
+    """The record with every hidden card as ``??``: other hands, the stock, reshuffled stocks, the seed (the
+    library's one hiding rule, :func:`loba_dsl.game.record.view_of`, for someone at no seat)."""
+    from loba_dsl.game.record import view_of
+
+    return view_of(full, None)
 
 
 def _bad_record(message: str) -> ServiceError:
@@ -243,18 +236,10 @@ def _event(e: Any, rs: Ruleset, viewer: str | None) -> dict[str, Any]:
 def _state(table: Any, record: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
     outcome = table.outcome()
     to_move = table.to_move
-    return {"record": record, "view": table.view(to_move) if to_move is not None else None, "to_move": to_move,
+    return {"record": record, "view": table.view(to_move).to_dict() if to_move is not None else None,
+            "to_move": to_move,
             "phase": table.phase, "ply": table.ply, "round": table.round_number,
             "outcome": outcome.to_dict() if outcome is not None else None, "events": events}
-
-
-def _needs_reshuffle(rs: Ruleset, table: Any, move: Any) -> bool:
-    from loba_dsl.game import Draw, Phase
-
-    s = table.state
-    return (isinstance(move, Draw) and move.source == "stock" and not s.stock and s.phase is Phase.DRAW
-            and move.player == s.to_move and rs.turn.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS
-            and len(s.pile) > 1)
 
 
 def _move(rs: Ruleset, table: Any, m: MoveIn) -> Any:
@@ -332,8 +317,6 @@ async def deal(svc: Any, request: Request) -> Response:
 
 async def legal(svc: Any, request: Request) -> Response:
     """The legal moves of the player to move (at most ``limit``)."""
-    from loba_dsl.game import Draw, Reshuffle
-
     req = svc.decode(GameLegalRequest, await svc.body(request))
     g = _games(svc)
     rs = await _ruleset(svc, req.record, req.ruleset)
@@ -342,12 +325,7 @@ async def legal(svc: Any, request: Request) -> Response:
         table = g.table(g.full(req.record, rs, req.ruleset), rs)
         moves: list[dict[str, Any]] = []
         truncated = False
-        s = table.state
-        if s.to_move is not None and _needs_reshuffle(rs, table, Draw(s.to_move, "stock")):
-            moves.append(Draw(s.to_move, "stock").to_dict(rs))
-        for m in table.legal():
-            if isinstance(m, Reshuffle):
-                continue
+        for m in table.legal():  # with the table's generator, a stock draw that needs a reshuffle is listed
             if len(moves) >= req.limit:
                 truncated = True
                 break
@@ -368,8 +346,6 @@ async def check(svc: Any, request: Request) -> Response:
         table = g.table(g.full(req.record, rs, req.ruleset), rs)
         _stale(table, req.ply)
         move = _move(rs, table, req.move)
-        if _needs_reshuffle(rs, table, move):
-            return {"ok": True, "reasons": [], "to_move": table.to_move, "ply": table.ply}
         verdict = table.check(move)
         return {"ok": verdict.ok, "reasons": [r.to_dict() for r in verdict.reasons], "to_move": table.to_move,
                 "ply": table.ply}
@@ -379,7 +355,7 @@ async def check(svc: Any, request: Request) -> Response:
 
 def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
     """The work of ``/v1/games/play`` (off the event loop): replay, validate, apply, seal again."""
-    from loba_dsl.game import IllegalMove, Reshuffle
+    from loba_dsl.game import IllegalMove
 
     full = g.full(req.record, rs, req.ruleset)
     table = g.table(full, rs)
@@ -387,11 +363,7 @@ def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
     move = _move(rs, table, req.move)
     events: list[Any] = []
     try:
-        if _needs_reshuffle(rs, table, move):
-            pile = list(table.state.pile[1:])
-            random.SystemRandom().shuffle(pile)
-            events += table.play(Reshuffle(tuple(pile)))
-        events += table.play(move)
+        events += table.play(move)  # reshuffles first where the stock is empty (the table's generator)
     except IllegalMove as e:
         raise ServiceError(422, "illegal-move", "The move is illegal", e.message, reason_items(e.reasons)) from None
     record = g.client_record(table, rs, req.ruleset, req.record.seal is not UNSET)

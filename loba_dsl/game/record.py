@@ -1,41 +1,81 @@
-"""The game record ``loba-record/1``: JSON shared by ``loba replay``, the service and the bots.
+"""The game record ``loba-record/1``: JSON shared by ``loba replay``, the service and the bots; its one codec.
 
-:func:`loads` / :func:`load` read a record into a :class:`GameRecord` (card
-codes of its ruleset, every move typed); a record that cannot be read raises
-:class:`~loba_dsl.game.moves.RecordError` before anything is replayed.
-:func:`dumps` / :func:`dump` write one; :func:`record_dict` makes one from a
-:class:`~loba_dsl.game.table.Table`; :func:`view_of` hides what a player
-could not see (the other hands and the stock as ``"??"``; the viewer's own
-stock draws gain a ``"card"`` key).
+:func:`loads` / :func:`load` read a record into a :class:`GameRecord` (card codes of its ruleset, every
+move typed); :func:`dumps` / :func:`dump` write a :class:`GameRecord` (or a record dict, or a
+:class:`~loba_dsl.game.table.Table`'s game) back, so ``dumps(loads(text))`` is the same record.  A
+record that cannot be read raises :class:`~loba_dsl.game.moves.RecordError` before anything is replayed:
+bounded (:data:`MAX_BYTES`, :data:`MAX_DEPTH`), a regular file only, player names that print.
+
+:meth:`Table.record() <loba_dsl.game.table.Table.record>` is the record of a table's game; :func:`view_of`
+hides what a player could not see; :func:`record_digest` is the digest a table keeps of its record
+(:attr:`Table.digest <loba_dsl.game.table.Table.digest>`).
+
+Beyond the deal and the moves a round may say who played it (``"players"``, when players out of the
+match sat it out), the re-entry decisions right after it (``"reentries"``: ``{"player", "accepted"}``),
+the hands shown at its end where a hand-dealt record did not know them (``"shown"``), and, written by
+the library and not read back, its ``"result"`` and the match ``"standings"`` after it.  A hand-dealt
+record may leave the stock ``null`` and hidden cards ``"??"``; a stock draw then states its ``"card"``.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
-from collections.abc import Mapping
+import os
+import stat
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.game.moves import Move, RecordError, card_of, cards_of, move_from_dict
+from loba_dsl.game.moves import (
+    HIDDEN,
+    UNKNOWN,
+    Move,
+    RecordError,
+    card_of,
+    cards_of,
+    check_player_name,
+    move_from_dict,
+)
 from loba_dsl.rules.loading import Siblings, load_named
 from loba_dsl.rules.model import Ruleset
 
+
+class _HasRecord(Protocol):
+    def record(self) -> dict[str, Any]: ...
+
 FORMAT = "loba-record/1"
-HIDDEN = "??"
+MAX_BYTES = 16 * 1024 * 1024
+"""The largest record read (a 100,000-move record is about 5.4 MB)."""
+MAX_DEPTH = 32
+"""The deepest nesting of JSON a record may hold (a record itself needs 6)."""
+_KEYS = ("format", "ruleset", "players", "dealer", "rounds", "target")
+_ROUND_KEYS = ("dealer", "players", "deal", "moves", "reentries", "shown")
 
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """One round of a record: what was dealt, then the moves in order."""
+    """One round of a record: who played, what was dealt, the moves in order, what followed."""
 
     hands: tuple[tuple[Card, ...], ...]
+    """One hand per player of the round (``UNKNOWN`` for a card the record does not know)."""
     upcard: Card | None
-    stock: tuple[Card, ...]
+    stock: tuple[Card, ...] | None
+    """Top first; ``None``: not known (a hand-dealt game)."""
     moves: tuple[Move, ...]
     dealer: str | None = None
-    """The dealer the record states for this round (an added key; ``None``: not stated)."""
+    """The dealer the record states for this round (``None``: not stated)."""
+    players: tuple[str, ...] | None = None
+    """Who played the round, where not every player of the record did (``None``: all of them)."""
+    reentries: tuple[tuple[str, bool], ...] = ()
+    """The re-entry decisions right after the round: (player, accepted)."""
+    shown: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    """Hands shown at the round's end where the record did not know them."""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Keys of the round the format does not read (``result``, ``standings``...), kept as they were."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +88,14 @@ class GameRecord:
     rounds: tuple[RoundRecord, ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Top-level keys the format does not define, kept as they were."""
+    target: int | None = None
+    """The match's target where it is not the ruleset's (``match.target``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_dict(self)
+
+
+# ---------------------------------------------------------------- reading
 
 
 def _resolve(ref: str, base: Path | None) -> Ruleset:
@@ -56,113 +104,250 @@ def _resolve(ref: str, base: Path | None) -> Ruleset:
     return load_named(ref, resolver=Siblings(str(folder)))
 
 
+def _depth(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests at most ``limit`` deep (lists and objects)."""
+    if limit < 0:
+        return False
+    if isinstance(value, dict):
+        return all(_depth(v, limit - 1) for v in value.values())
+    if isinstance(value, list):
+        return all(_depth(v, limit - 1) for v in value)
+    return True
+
+
+def _kept(d: Mapping[str, Any], known: Sequence[str], where: str) -> dict[str, Any]:
+    out = {k: v for k, v in d.items() if k not in known}
+    if not _depth(out, MAX_DEPTH - 3):
+        raise RecordError(f"{where}: nested deeper than {MAX_DEPTH} levels")
+    return out
+
+
 def from_dict(d: object, *, ruleset: Ruleset | None = None, base: Path | None = None) -> GameRecord:
     """Read a record's JSON object; ``base`` is the folder a house ruleset is looked for in."""
     if not isinstance(d, dict):
         raise RecordError("a record is a JSON object")
     if d.get("format") != FORMAT:
-        raise RecordError(f"not a {FORMAT} record (format: {d.get('format')!r})")
+        raise RecordError(f"not a {FORMAT} record (format: {str(d.get('format'))[:40]!r})")
     ref = d.get("ruleset")
     if not isinstance(ref, str) or not ref:
         raise RecordError("the record names no ruleset")
-    rs = ruleset if ruleset is not None else _resolve(ref, base)
     players = d.get("players")
-    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players) \
-            or len(set(players)) != len(players):
+    if not isinstance(players, list) or not players:
+        raise RecordError("players must be a list of different names, in seating order")
+    for i, p in enumerate(players):
+        check_player_name(p, f"players[{i}]")
+    if len(set(players)) != len(players):
         raise RecordError("players must be a list of different names, in seating order")
     dealer = d.get("dealer")
     if dealer not in players:
-        raise RecordError(f"the dealer {dealer!r} is not one of the players")
+        raise RecordError(f"the dealer {str(dealer)[:40]!r} is not one of the players")
     assert isinstance(dealer, str)
+    target = d.get("target")
+    if target is not None and (not isinstance(target, int) or isinstance(target, bool) or target <= 0):
+        raise RecordError(f"target: a positive whole number, not {target!r}")
     rounds_raw = d.get("rounds")
     if not isinstance(rounds_raw, list):
         raise RecordError("rounds must be a list")
-    rounds = []
-    for r, raw in enumerate(rounds_raw, 1):
-        where = f"rounds[{r}]"
-        if not isinstance(raw, dict) or not isinstance(raw.get("deal"), dict):
-            raise RecordError(f"{where}: a round has a 'deal' object")
-        deal = raw["deal"]
-        hands_raw = deal.get("hands")
-        if not isinstance(hands_raw, dict) or set(hands_raw) != set(players):
-            raise RecordError(f"{where}.deal.hands: one hand per player ({', '.join(players)})")
-        hands = tuple(cards_of(rs, hands_raw[p], f"{where}.deal.hands.{p}") for p in players)
-        up = deal.get("upcard")
-        upcard = None if up is None else card_of(rs, up, f"{where}.deal.upcard")
-        stock = cards_of(rs, deal.get("stock"), f"{where}.deal.stock")
-        moves_raw = raw.get("moves", [])
-        if not isinstance(moves_raw, list):
-            raise RecordError(f"{where}.moves must be a list")
-        moves = tuple(move_from_dict(rs, m, players, f"{where}.moves[{i}]") for i, m in enumerate(moves_raw, 1))
-        stated = raw.get("dealer")
-        if stated is not None and stated not in players:
-            raise RecordError(f"{where}.dealer {stated!r} is not one of the players")
-        rounds.append(RoundRecord(hands, upcard, stock, moves, stated))
-    extra = {k: v for k, v in d.items() if k not in ("format", "ruleset", "players", "dealer", "rounds")}
-    return GameRecord(rs, ref, tuple(players), dealer, tuple(rounds), extra)
+    rs = ruleset if ruleset is not None else _resolve(ref, base)
+    rounds = [_round(rs, raw, players, f"rounds[{r}]") for r, raw in enumerate(rounds_raw, 1)]
+    return GameRecord(rs, ref, tuple(players), dealer, tuple(rounds), _kept(d, _KEYS, "the record"), target)
 
 
-def loads(text: str, *, ruleset: Ruleset | None = None, base: Path | None = None) -> GameRecord:
+def _round(rs: Ruleset, raw: object, everyone: list[str], where: str) -> RoundRecord:
+    if not isinstance(raw, dict) or not isinstance(raw.get("deal"), dict):
+        raise RecordError(f"{where}: a round has a 'deal' object")
+    stated_players = raw.get("players")
+    if stated_players is None:
+        players = everyone
+    elif (not isinstance(stated_players, list) or not stated_players
+          or any(p not in everyone for p in stated_players)
+          or [p for p in everyone if p in stated_players] != stated_players):
+        raise RecordError(f"{where}.players: the players of the round, in the record's seating order")
+    else:
+        players = stated_players
+    deal = raw["deal"]
+    hands_raw = deal.get("hands")
+    if not isinstance(hands_raw, dict) or set(hands_raw) != set(players):
+        raise RecordError(f"{where}.deal.hands: one hand per player of the round ({', '.join(players)})")
+    hands = tuple(cards_of(rs, hands_raw[p], f"{where}.deal.hands.{p}", unknown=True) for p in players)
+    up = deal.get("upcard")
+    upcard = None if up is None else card_of(rs, up, f"{where}.deal.upcard")
+    stock_raw = deal.get("stock")
+    stock = None if stock_raw is None else cards_of(rs, stock_raw, f"{where}.deal.stock", unknown=True)
+    moves_raw = raw.get("moves", [])
+    if not isinstance(moves_raw, list):
+        raise RecordError(f"{where}.moves must be a list")
+    moves = tuple(move_from_dict(rs, m, players, f"{where}.moves[{i}]") for i, m in enumerate(moves_raw, 1))
+    stated = raw.get("dealer")
+    if stated is not None and stated not in everyone:
+        raise RecordError(f"{where}.dealer {str(stated)[:40]!r} is not one of the players")
+    reentries = []
+    for i, e in enumerate(raw.get("reentries") or (), 1):
+        if not isinstance(e, dict) or e.get("player") not in everyone or not isinstance(e.get("accepted"), bool):
+            raise RecordError(f"{where}.reentries[{i}]: {{\"player\": a player, \"accepted\": true or false}}")
+        reentries.append((e["player"], e["accepted"]))
+    shown_raw = raw.get("shown") or {}
+    if not isinstance(shown_raw, dict) or any(p not in players for p in shown_raw):
+        raise RecordError(f"{where}.shown: the hands shown at the end, by player of the round")
+    shown = {p: cards_of(rs, c, f"{where}.shown.{p}") for p, c in shown_raw.items()}
+    return RoundRecord(hands, upcard, stock, moves, stated, None if stated_players is None else tuple(players),
+                       tuple(reentries), shown, _kept(raw, _ROUND_KEYS, where))
+
+
+def loads(text: str | bytes, *, ruleset: Ruleset | None = None, base: Path | None = None) -> GameRecord:
+    """Read a record from JSON text (at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep)."""
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"the record is over {MAX_BYTES:,} bytes (MAX_BYTES)")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"the record is not UTF-8 text ({e.reason} at byte {e.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise RecordError(f"the record is nested deeper than {MAX_DEPTH} levels") from None
     return from_dict(data, ruleset=ruleset, base=base)
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a record file: a regular file (a FIFO or a device is refused, never waited on) of at most
+    :data:`MAX_BYTES`."""
+    name = os.fspath(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(name, flags)
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            raise RecordError(f"no such file: {name}") from None
+        raise RecordError(f"cannot read {name}: {e.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{name} is not a regular file; it is not read")
+        if info.st_size > MAX_BYTES:
+            raise RecordError(f"{name} is {info.st_size:,} bytes, over the {MAX_BYTES:,}-byte limit (MAX_BYTES)")
+        chunks, size = [], 0
+        while chunk := os.read(fd, MAX_BYTES + 1 - size):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_BYTES:
+                raise RecordError(f"{name} is over the {MAX_BYTES:,}-byte limit (MAX_BYTES)")
+    except OSError as e:
+        raise RecordError(f"cannot read {name}: {e.strerror}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
 
 
 def load(fp: IO[str] | str | Path, *, ruleset: Ruleset | None = None) -> GameRecord:
     """Read a record from a file (a house ruleset is looked for beside it) or an open text stream."""
     if isinstance(fp, (str, Path)):
-        path = Path(fp)
-        return loads(path.read_text(encoding="utf-8"), ruleset=ruleset, base=path.parent)
-    return loads(fp.read(), ruleset=ruleset)
+        data = read_bytes(fp).removeprefix(b"\xef\xbb\xbf")
+        if not data.strip():
+            raise RecordError(f"{os.fspath(fp)} is empty: give a loba-record/1 JSON object")
+        return loads(data, ruleset=ruleset, base=Path(fp).parent)
+    text = fp.read(MAX_BYTES + 1)
+    if not text.strip():
+        raise RecordError("the record is empty: give a loba-record/1 JSON object")
+    return loads(text.removeprefix("\ufeff"), ruleset=ruleset)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _names(rs: Ruleset, cards: Sequence[Card]) -> list[str]:
+    names = rs.deck.names
+    return [HIDDEN if c == UNKNOWN else names[c] for c in cards]
 
 
 def to_dict(rec: GameRecord) -> dict[str, Any]:
-    rs, names = rec.ruleset, rec.ruleset.deck.names
+    """A read record as its JSON object again (keys it did not read kept as they were)."""
+    rs = rec.ruleset
     rounds = []
     for r in rec.rounds:
-        out: dict[str, Any] = {"deal": {
-            "hands": {p: [names[c] for c in h] for p, h in zip(rec.players, r.hands, strict=True)},
-            "upcard": names[r.upcard] if r.upcard is not None else None,
-            "stock": [names[c] for c in r.stock],
-        }, "moves": [m.to_dict(rs) for m in r.moves]}
+        playing = r.players or rec.players
+        out: dict[str, Any] = {}
         if r.dealer is not None:
             out["dealer"] = r.dealer
+        if r.players is not None:
+            out["players"] = list(r.players)
+        out["deal"] = {"hands": {p: _names(rs, h) for p, h in zip(playing, r.hands, strict=True)},
+                       "upcard": _names(rs, (r.upcard,))[0] if r.upcard is not None else None,
+                       "stock": None if r.stock is None else _names(rs, r.stock)}
+        out["moves"] = [m.to_dict(rs) for m in r.moves]
+        if r.shown:
+            out["shown"] = {p: _names(rs, c) for p, c in r.shown.items()}
+        if r.reentries:
+            out["reentries"] = [{"player": p, "accepted": a} for p, a in r.reentries]
+        out.update(r.extra)
         rounds.append(out)
-    return {"format": FORMAT, "ruleset": rec.ruleset_ref, "players": list(rec.players), "dealer": rec.dealer,
-            "rounds": rounds, **rec.extra}
+    head: dict[str, Any] = {"format": FORMAT, "ruleset": rec.ruleset_ref, "players": list(rec.players),
+                            "dealer": rec.dealer}
+    if rec.target is not None:
+        head["target"] = rec.target
+    return {**head, "rounds": rounds, **rec.extra}
 
 
-def view_of(record: Mapping[str, Any], player: str) -> dict[str, Any]:
-    """``record`` as ``player`` could have seen it: other hands, the stock and reshuffles as ``??``.
+def piece(entry: Any) -> bytes:
+    """One entry of the record as the digest reads it: compact JSON, UTF-8."""
+    return json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
 
-    The viewer's own stock draws say which card came (``"card"``); everything on the table and the
-    discard pile is public and stays.  Works on a well-formed record dict (see :func:`to_dict`).
+
+def deal_entry(players: Sequence[str], dealer: str | None, hands: Sequence[Any], upcard: Any, stock: Any) -> dict[
+        str, Any]:
+    """What the digest reads of a round's deal (hands in the round's seating order)."""
+    return {"players": list(players), "dealer": dealer, "hands": list(hands), "upcard": upcard, "stock": stock}
+
+
+def tail_entry(reentries: Sequence[Sequence[Any]], shown: Mapping[str, Any]) -> dict[str, Any]:
+    """What the digest reads of what followed a round: re-entry decisions, hands shown."""
+    return {"reentries": [list(e) for e in reentries], "shown": dict(shown)}
+
+
+def record_digest(record: Mapping[str, Any] | GameRecord) -> str:
+    """The digest of a record's game: SHA-256 of its header, then each round's deal, its moves (as one JSON
+    list, written as they are) and what followed it (re-entries, shown hands); not the derived ``result``,
+    ``standings`` or ``winner``, not keys the format does not read.
+
+    It equals :attr:`Table.digest <loba_dsl.game.table.Table.digest>` of the table whose record it is, which
+    the table extends move by move, so a cache of table snapshots can be keyed by it.  One pass over the
+    record, its moves encoded by one call per round.
     """
-    if player not in record.get("players", ()):
-        raise RecordError(f"'{player}' is not one of the record's players")
-    out: dict[str, Any] = json.loads(json.dumps(record))
-    out["view"] = player
-    out.pop("seed", None)  # the seed would reveal every hidden card
-    for rnd in out["rounds"]:
-        deal = rnd["deal"]
-        stock = list(deal["stock"])
-        deal["hands"] = {p: (h if p == player else [HIDDEN] * len(h)) for p, h in deal["hands"].items()}
-        deal["stock"] = [HIDDEN] * len(stock)
-        for m in rnd["moves"]:
-            if m.get("op") == "reshuffle":
-                stock = list(m["stock"])
-                m["stock"] = [HIDDEN] * len(stock)
-            elif m.get("op") == "draw" and m.get("from") == "stock" and stock:
-                card = stock.pop(0)
-                if m.get("player") == player:
-                    m["card"] = card
-    return out
+    d = to_dict(record) if isinstance(record, GameRecord) else record
+    players = list(d.get("players") or [])
+    h = hashlib.sha256(piece({"ruleset": d.get("ruleset"), "players": players, "target": d.get("target")}))
+    dealer = d.get("dealer")
+    for rnd in d.get("rounds") or []:
+        deal = rnd.get("deal") or {}
+        playing = rnd.get("players") or players
+        hands = deal.get("hands") or {}
+        h.update(b"\n" + piece(deal_entry(playing, rnd.get("dealer", dealer), [hands.get(p) for p in playing],
+                                          deal.get("upcard"), deal.get("stock"))) + b"\n")
+        h.update(piece(rnd.get("moves") or [])[1:-1])
+        if rnd.get("reentries") or rnd.get("shown"):
+            h.update(b"\n" + piece(tail_entry([[e.get("player"), e.get("accepted")]
+                                                for e in rnd.get("reentries") or []], rnd.get("shown") or {})))
+        dealer = None
+    return h.hexdigest()
 
 
-def dumps(record: Mapping[str, Any]) -> str:
+def view_of(record: Mapping[str, Any], player: str | None) -> dict[str, Any]:
+    """``record`` as ``player`` could have seen it (see :func:`loba_dsl.game.view.hide_record`)."""
+    from loba_dsl.game.view import hide_record
+
+    return hide_record(record, player)
+
+
+def dumps(record: GameRecord | Mapping[str, Any] | _HasRecord) -> str:
     """A record as JSON text: one key per line, each hand, stock and move on one line."""
+    if isinstance(record, GameRecord):
+        record = to_dict(record)
+    elif not isinstance(record, Mapping):
+        record = record.record()
+
     def one(v: Any) -> str:
         return json.dumps(v, ensure_ascii=False)
 
@@ -173,42 +358,39 @@ def dumps(record: Mapping[str, Any]) -> str:
     lines.append('  "rounds": [')
     rounds = record.get("rounds", [])
     for i, rnd in enumerate(rounds):
-        lines.append("    {")
+        parts: list[str] = []  # each key of the round, written in order: who, the deal, the moves, what followed
         for k, v in rnd.items():
-            if k in ("deal", "moves"):
-                continue
-            lines.append(f"      {one(k)}: {one(v)},")
+            if k in ("dealer", "players"):
+                parts.append(f"      {one(k)}: {one(v)}")
         deal = rnd["deal"]
-        lines.append('      "deal": {')
-        lines.append('        "hands": {')
         hands = list(deal["hands"].items())
-        for j, (p, h) in enumerate(hands):
-            lines.append(f"          {one(p)}: {one(h)}" + ("," if j < len(hands) - 1 else ""))
-        lines.append("        },")
-        extra = [(k, v) for k, v in deal.items() if k not in ("hands", "upcard", "stock")]
-        for k, v in extra:
-            lines.append(f"        {one(k)}: {one(v)},")
-        lines.append(f'        "upcard": {one(deal.get("upcard"))},')
-        lines.append(f'        "stock": {one(deal.get("stock"))}')
-        lines.append("      },")
+        inner = [f"          {one(p)}: {one(h)}" for p, h in hands]
+        deal_lines = ['      "deal": {', '        "hands": {', ",\n".join(inner), "        },"]
+        for k, v in deal.items():
+            if k not in ("hands", "upcard", "stock"):
+                deal_lines.append(f"        {one(k)}: {one(v)},")
+        deal_lines += [f'        "upcard": {one(deal.get("upcard"))},', f'        "stock": {one(deal.get("stock"))}',
+                       "      }"]
+        parts.append("\n".join(line for line in deal_lines if line))
         moves = rnd.get("moves", [])
         if not moves:
-            lines.append('      "moves": []')
+            parts.append('      "moves": []')
         else:
-            lines.append('      "moves": [')
-            for j, m in enumerate(moves):
-                lines.append(f"        {one(m)}" + ("," if j < len(moves) - 1 else ""))
-            lines.append("      ]")
+            parts.append('      "moves": [\n' + ",\n".join(f"        {one(m)}" for m in moves) + "\n      ]")
+        for k, v in rnd.items():
+            if k not in ("dealer", "players", "deal", "moves"):
+                parts.append(f"      {one(k)}: {one(v)}")
+        lines.append("    {")
+        lines.append(",\n".join(parts))
         lines.append("    }" + ("," if i < len(rounds) - 1 else ""))
     lines.append("  ]")
     lines.append("}")
     return "\n".join(lines)
 
 
-def dump(record: Mapping[str, Any], fp: IO[str]) -> None:
+def dump(record: GameRecord | Mapping[str, Any] | _HasRecord, fp: IO[str]) -> None:
     fp.write(dumps(record) + "\n")
 
 
-__all__ = ["FORMAT", "HIDDEN", "GameRecord", "RoundRecord", "dump", "dumps", "from_dict", "load", "loads", "to_dict",
-           "view_of"]
-
+__all__ = ["FORMAT", "HIDDEN", "MAX_BYTES", "MAX_DEPTH", "GameRecord", "RoundRecord", "deal_entry", "dump", "dumps",
+           "from_dict", "load", "loads", "piece", "read_bytes", "record_digest", "tail_entry", "to_dict", "view_of"]

@@ -40,7 +40,7 @@ from dataclasses import dataclass, replace
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome, roles
-from loba_dsl.game.moves import Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
+from loba_dsl.game.moves import UNKNOWN, Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
 from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo
 from loba_dsl.rules.model import (
     Direction,
@@ -170,9 +170,15 @@ def deal_problems(rs: Ruleset, hands: Sequence[Sequence[Card]], upcard: Card | N
     have.update(stock)
     if upcard is not None:
         have[upcard] += 1
+    unknown = have.pop(UNKNOWN, 0)  # a hand-dealt game: cards the record does not know
     want = Counter(deck_cards(rs))
     extra, missing = have - want, want - have
-    if extra or missing:
+    if unknown and not extra:
+        if sum(missing.values()) != unknown:
+            known = sum(have.values())
+            out.append(Reason("deck", f"hands, up-card and stock hold {known + unknown} cards ({unknown} of them "
+                              f"unknown), but {rs.name}'s deck has {rs.deck.size}", rs.where("deck")))
+    elif extra or missing:
         names = rs.deck.names
         parts = []
         if extra:
@@ -206,13 +212,20 @@ def next_dealer(rs: Ruleset, s: RoundState) -> int:
 
 
 def _take(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] | None:
-    """``hand`` without ``cards`` (as a multiset), or ``None`` if the hand lacks one."""
+    """``hand`` without ``cards`` (as a multiset), or ``None`` if the hand lacks one.
+
+    A card the hand is not known to hold comes from its unknown cards (``UNKNOWN``, a hand-dealt game's
+    hidden hand), as far as it has any: the record then tells which card it was.
+    """
     rest = list(hand)
     for c in cards:
         try:
             rest.remove(c)
         except ValueError:
-            return None
+            try:
+                rest.remove(UNKNOWN)
+            except ValueError:
+                return None
     return tuple(rest)
 
 
@@ -373,10 +386,14 @@ def _reshuffle(rs: Ruleset, s: RoundState, move: Reshuffle) -> Judgement:
         return [reason(rs, "turn.stock_exhausted", "this ruleset never reshuffles the discard pile")], None, ()
     if s.stock:
         return [reason(rs, "turn.stock_exhausted", f"the stock still has {len(s.stock)} card(s)")], None, ()
-    if Counter(move.stock) != Counter(s.pile[1:]):
+    if move.stock is None:  # a hand-dealt game: the new stock's order is not known
+        stock: tuple[Card, ...] = (UNKNOWN,) * (len(s.pile) - 1)
+    elif Counter(move.stock) != Counter(s.pile[1:]):
         return [reason(rs, "turn.stock_exhausted", f"the new stock must be the discard pile but its top card "
                        f"({len(s.pile) - 1} cards), each once")], None, ()
-    return [], replace(s, stock=move.stock, pile=s.pile[:1], ply=s.ply + 1), (Event("reshuffle"),)
+    else:
+        stock = move.stock
+    return [], replace(s, stock=stock, pile=s.pile[:1], ply=s.ply + 1), (Event("reshuffle"),)
 
 
 def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
@@ -386,9 +403,14 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
             return [reason(rs, "turn.stock_exhausted", "the stock is empty: a reshuffle entry must come first")], \
                 None, ()
         card = s.stock[0]
+        if move.card is not None and card != UNKNOWN and move.card != card:
+            return [Reason("cards.stock", f"{move.player} drew {rs.deck.name(move.card)} by the record, but the "
+                           f"stock's top card is {rs.deck.name(card)}", rs.source)], None, ()
+        if card == UNKNOWN and move.card is not None:  # a hand-dealt game: the record says which card came
+            card = move.card
         ns = replace(s, hands=_with_hand(s, seat, (*hand, card)), stock=s.stock[1:], phase=Phase.PLAY,
                      ply=s.ply + 1, info=TurnInfo(drew="stock"))
-        return [], ns, (Event("drew", move.player, (card,)),)
+        return [], ns, (Event("drew", move.player, () if card == UNKNOWN else (card,)),)
     if not s.pile:
         return [reason(rs, "turn.discard_pile_take", "the discard pile is empty")], None, ()
     taken = s.pile if rs.turn.discard_pile_take is PileTake.WHOLE_PILE else s.pile[:1]
@@ -483,7 +505,7 @@ def _replace(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> Judge
     m, reasons = _may_touch(rs, s, seat, move.meld, "turn.joker_replacement")
     if m is None:
         return reasons, None, ()
-    if move.card not in s.hands[seat]:
+    if _take(s.hands[seat], (move.card,)) is None:
         return [_missing(rs, s.hands[seat], (move.card,), move.player)], None, ()
     q = next((q for q in range(len(m.cards)) if m.wild[q] and m.stands[q] == move.card), None)
     if q is None:

@@ -1,15 +1,21 @@
-"""Replaying a record move by move: valid, or the first illegal move (``loba replay``).
+"""Replaying a record move by move: valid, or the first illegal move or deal (``loba replay``).
 
 The result is the JSON contract of ``loba replay``::
 
-    {"valid", "error", "rounds": [{"went_out", "stock_out", "scores": {player: points}}], "totals"}
+    {"valid", "error", "rounds": [{"went_out", "stock_out", "scores": {player: points}}], "totals",
+     "in_progress", "match": {"standings", "over", "winner", "how", "offers"}, "unchecked": [...]}
 
 ``error`` is ``None`` or ``{"round", "ply", "player", "rule", "message"}``: ``round`` and ``ply``
-count from 1 (``ply`` indexes that round's ``moves``; ``0`` is the deal itself).
+count from 1 (``ply`` indexes that round's ``moves``; ``0`` is the deal itself, one past the last move
+what follows the round: shown hands, re-entry decisions).  ``totals`` adds the rounds' scores up;
+``match`` is what the match rules make of them (eliminations, re-entries, the winner).  A round of an
+older record that deals an eliminated player in, without a decision, is that player's re-entry (where
+the rules allow one); ``unchecked`` lists what a hand-dealt record did not let the referee check.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +24,9 @@ from loba_dsl.game.moves import RecordError
 from loba_dsl.game.outcome import RoundResult
 from loba_dsl.game.record import GameRecord
 from loba_dsl.game.referee import IllegalMove, Reason, where
+from loba_dsl.game.standings import Standings
 from loba_dsl.game.table import DealRejected, Table
+from loba_dsl.rules.model import Ruleset
 
 
 @dataclass
@@ -31,19 +39,36 @@ class Replay:
     exception: LobaError | None = field(default=None, repr=False)
     open_round: bool = False
     """Whether the last round has not ended (a game in progress)."""
+    match: Standings | None = None
+    """The match after the rounds scored (``None`` before any)."""
+    unchecked: list[str] = field(default_factory=list)
+    """What a hand-dealt record did not let the referee check, in words."""
+    unscored: str | None = None
+    """Why the last round, which has ended, has no scores (a hand-dealt round's unknown hands)."""
 
     def to_dict(self) -> dict[str, Any]:
         rounds = [r.to_dict() for r in self.rounds]
-        return {"valid": self.valid, "error": self.error, "rounds": rounds, "totals": self.totals,
-                "in_progress": self.open_round}
+        out: dict[str, Any] = {"valid": self.valid, "error": self.error, "rounds": rounds, "totals": self.totals,
+               "in_progress": self.open_round, "match": self.match.to_dict() if self.match is not None else None,
+               "unchecked": self.unchecked}
+        if self.unscored is not None:
+            out["unscored"] = self.unscored
+        return out
 
 
 def _error(rnd: int, ply: int, player: str | None, r: Reason) -> dict[str, Any]:
     return {"round": rnd, "ply": ply, "player": player, "rule": r.rule, "message": r.text()}
 
 
-def replay(rec: GameRecord) -> Replay:
-    """Apply every move of ``rec`` in order; stop at the first illegal one."""
+def _match_reason(rs: Ruleset, key: str, message: str) -> Reason:
+    return Reason(f"match.{key}", message, rs.where("match", key))
+
+
+def replay(rec: GameRecord, *, rng: random.Random | None = None) -> Replay:
+    """Apply every deal, move and decision of ``rec`` in order; stop at the first illegal one.
+
+    ``rng``: the random generator the replayed table then deals and reshuffles with.
+    """
     rs = rec.ruleset
     table: Table | None = None
     results: list[RoundResult] = []
@@ -53,19 +78,25 @@ def replay(rec: GameRecord) -> Replay:
         for res in results:
             for name, pts in res.scores.items():
                 totals[name] += pts
-        open_round = table is not None and table.outcome() is None
-        return Replay(error is None, error, list(results), totals, table, exc, open_round)
+        open_round = table is not None and table.state.phase.value != "over"
+        match = table.standings() if table is not None and table.results else None
+        unscored = table._unscored() if table is not None and not open_round and table.outcome() is None else None
+        return Replay(error is None, error, list(results), totals, table, exc, open_round, match,
+                      table.unchecked() if table is not None else [], unscored)
 
     for number, rnd in enumerate(rec.rounds, 1):
+        playing = rnd.players or rec.players
         try:
             if table is None:
+                if rnd.players is not None and rnd.players != rec.players:
+                    r = _match_reason(rs, "end", "the first round is played by every player of the record")
+                    return done(_error(1, 0, None, r))
                 table = Table.from_deal(rs, rec.players, rec.dealer, rnd.hands, rnd.upcard, rnd.stock,
-                                        ruleset_ref=rec.ruleset_ref)
+                                        ruleset_ref=rec.ruleset_ref, target=rec.target, rng=rng)
             else:
-                if table.outcome() is None:
-                    r = Reason("turn.order", f"round {number - 1} has not ended, but round {number} follows",
-                               where(rs, "turn.order"))
-                    return done(_error(number, 0, None, r))
+                problem = _before_round(table, number, playing)
+                if problem is not None:
+                    return done(_error(number, 0, None, problem))
                 expected = rec.players[table.next_dealer()]
                 if rnd.dealer is not None and rnd.dealer != expected:
                     r = Reason("deal.next_dealer", f"round {number} must be dealt by {expected}, not {rnd.dealer} "
@@ -83,14 +114,56 @@ def replay(rec: GameRecord) -> Replay:
                 table.play(move)
             except IllegalMove as e:
                 return done(_error(number, ply, move.player, e.reasons[0]), e)
+        after = len(rnd.moves) + 1
+        for player, cards in rnd.shown.items():
+            try:
+                table.show(player, cards)
+            except IllegalMove as e:
+                return done(_error(number, after, player, e.reasons[0]), e)
+            except LobaError as e:
+                return done(_error(number, after, player, Reason("cards.shown", e.message, rs.source)), e)
+        for player, accepted in rnd.reentries:
+            try:
+                table.reenter(player, accepted)
+            except LobaError as e:
+                return done(_error(number, after, player, _match_reason(rs, "reentry", e.message)), e)
         out = table.outcome()
         if out is not None:
             results.append(out)
     return done(None)
 
 
+def _before_round(table: Table, number: int, playing: tuple[str, ...]) -> Reason | None:
+    """Why round ``number`` cannot be dealt to ``playing`` now, or ``None`` (pending re-entries decided
+    by who is dealt in)."""
+    rs = table.rs
+    if table.state.phase.value != "over":
+        return Reason("turn.order", f"round {number - 1} has not ended, but round {number} follows",
+                      where(rs, "turn.order"))
+    if table.outcome() is None:
+        return Reason("cards.shown", f"round {number - 1} has ended, but its scores cannot be counted: "
+                      + table._unscored(), rs.source)
+    for offer in table.reentry_offers():  # an older record: a player dealt in has re-entered
+        table.reenter(offer.player, offer.player in playing)
+    m = table.standings()
+    if m.over:
+        return _match_reason(rs, "end", f"the match is over ({m.how}), but round {number} follows")
+    expected = m.playing
+    if tuple(playing) != expected:
+        dealt_out = [p for p in playing if p not in expected]
+        if dealt_out:
+            p = dealt_out[0]
+            seat = next(s for s in m.players if s.name == p)
+            return _match_reason(rs, "eliminate_at", f"round {number} deals {p}, who is out of the match "
+                                 f"(eliminated in round {seat.eliminated_in} at {seat.total}, "
+                                 f"{seat.reentries} re-entr{'y' if seat.reentries == 1 else 'ies'} used)")
+        left = [p for p in expected if p not in playing]
+        return _match_reason(rs, "end", f"round {number} leaves out {', '.join(left)}, still in the match")
+    return None
+
+
 def replay_text(result: Replay) -> str:
-    """``loba replay`` without ``--json``: the verdict, each round's scores, the totals."""
+    """``loba replay`` without ``--json``: the verdict, each round's scores, the totals, what went unchecked."""
     lines = []
     if result.error is not None:
         e = result.error
@@ -106,12 +179,16 @@ def replay_text(result: Replay) -> str:
         lines.append(f"round {i}: {how}; {scores}")
     if result.rounds:
         lines.append("totals: " + ", ".join(f"{p} {s}" for p, s in result.totals.items()))
+    if result.unscored:
+        lines.append(f"round {len(result.rounds) + 1} has ended, but its scores cannot be counted: {result.unscored}")
+    for line in result.unchecked:
+        lines.append(f"not checked: {line}")
     return "\n".join(lines)
 
 
-def from_record(rec: GameRecord) -> Table:
+def from_record(rec: GameRecord, *, rng: random.Random | None = None) -> Table:
     """A table that has played the whole record (raises at the first illegal move or deal)."""
-    result = replay(rec)
+    result = replay(rec, rng=rng)
     if result.error is not None:
         raise result.exception or RecordError(str(result.error))
     assert result.table is not None

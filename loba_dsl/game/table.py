@@ -1,4 +1,4 @@
-"""``Table``: one game at the table, move by move, always refereed.
+"""``Table``: one game at the table, round after round, move by move, always refereed.
 
 >>> from loba_dsl.defaults import DEFAULT_RULESET
 >>> from loba_dsl.rules.loading import load
@@ -11,26 +11,53 @@
 
 A table holds the rounds played so far; ``play`` validates every move with
 the referee (:mod:`loba_dsl.game.referee`) and raises :class:`IllegalMove`
-with the reasons, changing nothing.  A table dealt from a seed also plays the
-dealer's part: it reshuffles the discard pile when the stock runs out (the
-record gets the reshuffle entry) and deals the next round.
+with the reasons, changing nothing.  A table with a random generator (dealt
+from a seed, or given one) also plays the dealer's part: it reshuffles the
+discard pile when the stock runs out (the record gets the reshuffle entry)
+and deals the next round.
+
+Between rounds the match rules decide (:mod:`loba_dsl.game.between_rounds`):
+who is eliminated, who may re-enter (``reentry_offers``; ``reenter`` records
+the decision), who plays the next round, and when the match is over.  A round
+of a hand-dealt game may leave cards unknown (:mod:`loba_dsl.game.partial`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome as scoring
-from loba_dsl.game import record, referee
-from loba_dsl.game.moves import Draw, Move, Reshuffle
+from loba_dsl.game import partial, referee
+from loba_dsl.game.between_rounds import BetweenRounds, MatchRefused
+from loba_dsl.game.moves import (
+    UNKNOWN,
+    Draw,
+    Move,
+    Reshuffle,
+    cards_played,
+    check_player_name,
+    resolve,
+    with_deck,
+)
+from loba_dsl.game.record import deal_entry, piece, tail_entry
 from loba_dsl.game.referee import Event, IllegalMove, Reason
+from loba_dsl.game.round_log import RoundLog
+from loba_dsl.game.round_log import names as _names
+from loba_dsl.game.standings import Standings
 from loba_dsl.game.state import Phase, RoundState
+from loba_dsl.game.table_record import record_dict
 from loba_dsl.rules.model import Ruleset, StockExhausted
+
+if TYPE_CHECKING:
+    from loba_dsl.game.view import PlayerView
+
+__all__ = ["Check", "DealRejected", "LegalMoves", "MatchRefused", "RoundLog", "Table", "UndoRefused"]
 
 
 class UndoRefused(LobaError):
@@ -63,37 +90,38 @@ class Check:
         return {"ok": self.ok, "reasons": [r.to_dict() for r in self.reasons]}
 
 
-@dataclass
-class RoundLog:
-    """One round as the record states it: the deal, then every move in order."""
-
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]
-    upcard: Card | None
-    stock: tuple[Card, ...]
-    moves: list[Move] = field(default_factory=list)
-    states: list[RoundState] = field(default_factory=list)
-    """The state before each move, then the current one (``states[-1]``)."""
-
-
 class LegalMoves:
     """The legal moves of a state: iterate for a (bounded) list; ``in`` is exact legality."""
 
-    def __init__(self, rs: Ruleset, state: RoundState, auto_reshuffle: bool) -> None:
-        self._rs, self._state, self._auto = rs, state, auto_reshuffle
+    def __init__(self, table: Table) -> None:
+        self._table = table
+        self._rs, self._state, self._auto = table.rs, table.state, table.rng is not None
 
     def __iter__(self) -> Iterator[Move]:
-        s = self._state
-        if self._auto and s.phase is Phase.DRAW and not s.stock and _can_reshuffle(self._rs, s):
-            yield Draw(s.players[s.turn], "stock")
-        yield from referee.legal_moves(self._rs, s)
+        s, rs, deck = self._state, self._rs, self._rs.deck
+        if self._auto and s.phase is Phase.DRAW and not s.stock and _can_reshuffle(rs, s):
+            yield Draw(s.players[s.turn], "stock", deck=deck)
+        if s.phase is not Phase.OVER and UNKNOWN in s.hands[s.turn]:
+            # a hand-dealt game: moves of the cards known to be held, each judged on the real state
+            known = tuple(c for c in s.hands[s.turn] if c != UNKNOWN)
+            view = replace(s, hands=(*s.hands[:s.turn], known, *s.hands[s.turn + 1:]))
+            for mv in referee.legal_moves(rs, view):
+                if not self._table._judge(mv)[0]:
+                    yield with_deck(mv, deck)
+            return
+        for mv in referee.legal_moves(rs, s):
+            if self._table.partial and self._table._judge(mv)[0]:
+                continue
+            yield with_deck(mv, deck)
 
     def __contains__(self, move: object) -> bool:
-        if not isinstance(move, Move):
+        try:
+            mv = resolve(self._rs, move)
+        except LobaError:
             return False
-        if self._auto and _reshuffle_first(self._rs, self._state, move):
+        if self._auto and _reshuffle_first(self._rs, self._state, mv):
             return True
-        return not referee.verify(self._rs, self._state, move)
+        return not self._table._judge(mv)[0]
 
 
 def _can_reshuffle(rs: Ruleset, s: RoundState) -> bool:
@@ -106,37 +134,52 @@ def _reshuffle_first(rs: Ruleset, s: RoundState, move: Move) -> bool:
             and move.player == s.to_move and _can_reshuffle(rs, s))
 
 
-class Table:
-    """A game of one ruleset: the current round's state, its record, and the rounds before."""
+class Table(BetweenRounds):
+    """A game of one ruleset: the current round's state, its record, the rounds before, the match."""
 
     def __init__(self, rs: Ruleset, players: Sequence[str], rng: random.Random | None = None,
-                 ruleset_ref: str | None = None) -> None:
+                 ruleset_ref: str | None = None, *, target: int | None = None) -> None:
+        for i, name in enumerate(players):
+            check_player_name(name, f"players[{i}]")
         if len(set(players)) != len(players):
             raise LobaError(f"players must have different names: {', '.join(players)}")
+        if target is not None:
+            from loba_dsl.scoring.match_play import check_target
+
+            check_target(rs, target)
         self.rs = rs
         self.players = tuple(players)
         self.ruleset_ref = ruleset_ref or rs.name
-        self._rng = rng
+        self.rng = rng
+        """Where the dealer's shuffles come from (reshuffles, the next deal); ``None``: the record gives them."""
+        self.target = target
         self.rounds: list[RoundLog] = []
         self.results: list[scoring.RoundResult] = []
         self.seed: int | None = None
+        self._match: tuple[tuple[int, int], Standings] | None = None
 
     # ------------------------------------------------------------ starting a round
 
     @classmethod
-    def deal(cls, rs: Ruleset, players: Sequence[str], dealer: str, seed: int) -> Table:
+    def deal(cls, rs: Ruleset, players: Sequence[str], dealer: str, seed: int, *,
+             target: int | None = None) -> Table:
         """A fresh game, dealt from ``seed`` (the same seed deals the same cards)."""
-        t = cls(rs, players, random.Random(seed))
+        t = cls(rs, players, random.Random(seed), target=target)
         t.seed = seed
-        t._deal_from_rng(t._seat(dealer))
+        t._deal_from_rng(t._seat(dealer), t.players)
         return t
 
     @classmethod
     def from_deal(cls, rs: Ruleset, players: Sequence[str], dealer: str, hands: Sequence[Sequence[Card]],
-                  upcard: Card | None, stock: Sequence[Card], ruleset_ref: str | None = None) -> Table:
-        """A game whose first deal is given (a physical game to check); raises :class:`DealRejected`."""
-        t = cls(rs, players, None, ruleset_ref)
-        t._start(t._seat(dealer), hands, upcard, stock)
+                  upcard: Card | None, stock: Sequence[Card] | None, ruleset_ref: str | None = None, *,
+                  target: int | None = None, rng: random.Random | None = None) -> Table:
+        """A game whose first deal is given (a physical game to check); raises :class:`DealRejected`.
+
+        A hand-dealt game may leave cards unknown: ``UNKNOWN`` (``-1``) in a hand or the stock, or
+        ``stock=None`` (its size is then what the deck leaves).
+        """
+        t = cls(rs, players, rng, ruleset_ref, target=target)
+        t._start(t._seat(dealer), t.players, hands, upcard, stock)
         return t
 
     def _seat(self, player: str) -> int:
@@ -144,13 +187,14 @@ class Table:
             raise LobaError(f"'{player}' is not at the table ({', '.join(self.players)})")
         return self.players.index(player)
 
-    def _deal_from_rng(self, dealer: int) -> None:
-        assert self._rng is not None
-        rs, n = self.rs, len(self.players)
+    def _deal_from_rng(self, dealer: int, playing: Sequence[str]) -> None:
+        assert self.rng is not None
+        rs, n = self.rs, len(playing)
         cards = referee.deck_cards(rs)
-        self._rng.shuffle(cards)
+        self.rng.shuffle(cards)
         hands: list[list[Card]] = [[] for _ in range(n)]
-        seat, step, pos = referee.first_seat(rs, dealer, n), referee.step(rs), 0
+        seat = referee.first_seat(rs, playing.index(self.players[dealer]), n)
+        step, pos = referee.step(rs), 0
         for _ in range(rs.deal.cards):
             for k in range(n):
                 hands[(seat + k * step) % n].append(cards[pos])
@@ -158,45 +202,73 @@ class Table:
         upcard = None
         if rs.deal.upcard:
             upcard, pos = cards[pos], pos + 1
-        self._start(dealer, hands, upcard, cards[pos:])
+        self._start(dealer, playing, hands, upcard, cards[pos:])
 
-    def _start(self, dealer: int, hands: Sequence[Sequence[Card]], upcard: Card | None,
-               stock: Sequence[Card]) -> None:
-        if len(hands) != len(self.players):
-            raise LobaError(f"the deal gives {len(hands)} hands for {len(self.players)} players")
-        problems = referee.deal_problems(self.rs, hands, upcard, stock, self.players)
+    def _start(self, dealer: int, playing: Sequence[str], hands: Sequence[Sequence[Card]], upcard: Card | None,
+               stock: Sequence[Card] | None) -> None:
+        """Start a round: ``dealer`` is a seat of the table, ``playing`` who plays it (in seating order)."""
+        playing = tuple(playing)
+        if len(hands) != len(playing):
+            raise LobaError(f"the deal gives {len(hands)} hands for {len(playing)} players")
+        dealt = tuple(tuple(h) for h in hands)
+        known_stock = stock is not None
+        if stock is None:
+            size = sum(len(h) for h in dealt) + (upcard is not None)
+            stock = (UNKNOWN,) * max(0, self.rs.deck.size - size)
+        problems = referee.deal_problems(self.rs, dealt, upcard, stock, playing)
         if problems:
             raise DealRejected(problems)
-        state = referee.start(self.rs, self.players, dealer, hands, upcard, stock, len(self.rounds) + 1)
-        self.rounds.append(RoundLog(dealer, tuple(tuple(h) for h in hands), upcard, tuple(stock), [], [state]))
+        seat = playing.index(self.players[dealer])
+        state = referee.start(self.rs, playing, seat, dealt, upcard, stock, len(self.rounds) + 1)
+        log = RoundLog(seat, dealt, upcard, tuple(stock) if known_stock else None, [], [state], playing)
+        if partial.has_unknown(state):
+            log.unchecked = partial.Unchecked()
+            log.unchecked.note_deal(playing, dealt, log.stock)
+        if self.rounds:
+            h = self._finished_hash(self.rounds[-1])
+        else:
+            h = hashlib.sha256(piece({"ruleset": self.ruleset_ref, "players": list(self.players),
+                                      "target": self.target}))
+        h.update(b"\n" + piece(self._deal_entry(log)) + b"\n")
+        log.hashes.append(h)
+        self.rounds.append(log)
+
+    def _deal_entry(self, log: RoundLog) -> dict[str, Any]:
+        rs = self.rs
+        return deal_entry(log.players, log.players[log.dealer], [_names(rs, h) for h in log.hands],
+                          None if log.upcard is None else rs.deck.name(log.upcard),
+                          None if log.stock is None else _names(rs, log.stock))
+
+    def _finished_hash(self, log: RoundLog) -> Any:
+        """A new hash of the record up to the end of ``log``'s round (its decisions and shown hands included)."""
+        h = log.hashes[-1].copy()
+        if log.reentries or log.shown:
+            h.update(b"\n" + piece(tail_entry(log.reentries, {p: self.rs.deck.names_of(c)
+                                                               for p, c in log.shown.items()})))
+        return h
 
     def next_round(self, hands: Sequence[Sequence[Card]] | None = None, upcard: Card | None = None,
                    stock: Sequence[Card] | None = None) -> None:
-        """Deal the next round (``deal.next_dealer`` names the dealer): from the seed, or as given."""
-        if self.outcome() is None:
-            raise LobaError(f"round {len(self.rounds)} has not ended yet")
+        """Deal the next round to the players still in (``deal.next_dealer`` names the dealer): from the
+        random generator, or as given (one hand per player of :meth:`playing`, in seating order)."""
+        playing = self.playing()
         dealer = self.next_dealer()
         if hands is None:
-            if self._rng is None:
-                raise LobaError("this table has no seed: give the next round's hands, up-card and stock")
-            self._deal_from_rng(dealer)
+            if self.rng is None:
+                raise LobaError("this table has no random generator: give the next round's hands, up-card and "
+                                "stock")
+            self._deal_from_rng(dealer, playing)
         else:
-            self._start(dealer, hands, upcard, stock or ())
+            self._start(dealer, playing, hands, upcard, stock)
 
     def deal_next(self, seed: int) -> None:
         """Deal the next round from ``seed`` (a server continuing a recorded game)."""
-        self._rng = random.Random(seed)
+        self.playing()  # refused before the generator changes
+        self.rng = random.Random(seed)
         self.seed = None  # one seed no longer explains every deal of the record
         self.next_round()
 
-    def next_dealer(self) -> int:
-        return referee.next_dealer(self.rs, self.state)
-
     # ------------------------------------------------------------ where the game is
-
-    @property
-    def state(self) -> RoundState:
-        return self.rounds[-1].states[-1]
 
     @property
     def to_move(self) -> str | None:
@@ -214,43 +286,80 @@ class Table:
     def round_number(self) -> int:
         return len(self.rounds)
 
+    @property
+    def partial(self) -> bool:
+        """Whether the current round leaves cards unknown (a hand-dealt game)."""
+        return self.rounds[-1].unchecked is not None
+
+    @property
+    def digest(self) -> str:
+        """The record digest of the game so far (the same as :func:`~loba_dsl.game.record.record_digest` of
+        :meth:`record`): a cache key for :meth:`snapshot` that grows move by move at no cost."""
+        return str(self._finished_hash(self.rounds[-1]).hexdigest())
+
     def legal(self) -> LegalMoves:
-        return LegalMoves(self.rs, self.state, self._rng is not None)
+        return LegalMoves(self)
+
+    def _judge(self, move: Move) -> referee.Judgement:
+        s = self.state
+        got = referee.judge(self.rs, s, move)
+        if self.partial and not got[0] and got[1] is not None:
+            over = partial.over_the_deck(self.rs, got[1])
+            if over:
+                return over, None, ()
+        return got
 
     def check(self, move: Move) -> Check:
-        """A dry run: legal, or why not.  Changes nothing."""
+        """A dry run: legal, or why not.  Changes nothing.  Cards may be given by name (``"K♦"``)."""
+        move = resolve(self.rs, move)
         if self._auto_reshuffle_needed(move):
             return Check(True)
-        reasons = referee.verify(self.rs, self.state, move)
+        reasons = self._judge(move)[0]
         return Check(not reasons, tuple(reasons))
 
     def _auto_reshuffle_needed(self, move: Move) -> bool:
-        return self._rng is not None and _reshuffle_first(self.rs, self.state, move)
+        return self.rng is not None and _reshuffle_first(self.rs, self.state, move)
 
     def play(self, move: Move, ply: int | None = None) -> tuple[Event, ...]:
         """Play a move (always validated): the events it caused, or :class:`IllegalMove`.
 
-        ``ply``, where given, is the ply the move was chosen at: a move chosen on a state that has
-        moved on since (a stale client) is refused.
+        Cards may be given by name (``Discard("Beto", "K♦")``).  ``ply``, where given, is the ply the
+        move was chosen at: a move chosen on a state that has moved on since (a stale client) is refused.
         """
+        move = resolve(self.rs, move)
         if ply is not None and ply != self.ply:
             raise IllegalMove(move, [Reason("turn.order", f"the move was chosen at ply {ply}, but the round is at "
                                             f"ply {self.ply}", referee.where(self.rs, "turn.order"))])
         events: tuple[Event, ...] = ()
         if self._auto_reshuffle_needed(move):
-            assert self._rng is not None
+            reasons = self._judge(move)[0] if self.state.stock else []
+            if reasons:
+                raise IllegalMove(move, reasons)
+            assert self.rng is not None
             pile = list(self.state.pile[1:])
-            self._rng.shuffle(pile)
-            events = self._push(Reshuffle(tuple(pile)))
+            self.rng.shuffle(pile)
+            events = self._push(Reshuffle(tuple(pile), deck=self.rs.deck))
         return events + self._push(move)
 
     def _push(self, move: Move) -> tuple[Event, ...]:
         log = self.rounds[-1]
-        new, events = referee.apply(self.rs, log.states[-1], move)
+        before = log.states[-1]
+        reasons, new, events = self._judge(move)
+        if reasons or new is None:
+            raise IllegalMove(move, reasons)
+        if log.unchecked is None and partial.has_unknown(new):  # a reshuffle of unknown order
+            log.unchecked = partial.Unchecked()
+        if log.unchecked is not None:
+            log.unchecked.note_move(move, before)
+        entry = move.to_dict(self.rs)
         log.moves.append(move)
         log.states.append(new)
+        log.entries.append(entry)
+        h = log.hashes[-1].copy()
+        h.update(b"," + piece(entry) if len(log.moves) > 1 else piece(entry))
+        log.hashes.append(h)
         if new.phase is Phase.OVER:
-            self.results.append(self._score(new))
+            self._score(log)
         return events
 
     def undo(self) -> Move:
@@ -261,78 +370,72 @@ class Table:
         last = log.moves[-1]
         if isinstance(last, Reshuffle) or (isinstance(last, Draw) and last.source == "stock"):
             raise UndoRefused("a stock draw showed a card: it cannot be taken back")
-        if log.states[-1].phase is Phase.OVER:
+        if log.reentries or log.shown:
+            raise UndoRefused("the round's end was followed by re-entry decisions or shown hands")
+        if log.result is not None:
             self.results.pop()
+            log.result = None
+            self._match = None
+        if log.unchecked is not None and not isinstance(last, (Draw, Reshuffle)):
+            self._forget_unknown(log, last)
         log.moves.pop()
         log.states.pop()
+        log.entries.pop()
+        log.hashes.pop()
         return last
 
-    # ------------------------------------------------------------ results and views
+    def _forget_unknown(self, log: RoundLog, move: Move) -> None:
+        assert log.unchecked is not None
+        taken = log.unchecked.from_unknown.get(move.player or "", [])
+        held = list(log.states[-2].hands[log.states[-2].turn])
+        for c in cards_played(move):
+            if c in held:
+                held.remove(c)
+            elif c in taken:
+                taken.remove(c)
 
-    def _score(self, s: RoundState) -> scoring.RoundResult:
-        melds: list[list[tuple[Card, ...]]] = [[] for _ in s.players]
-        for m in s.melds:
-            melds[m.owner].append(m.cards)
-        return scoring.score(self.rs, players=s.players, melds=melds, hands=s.hands, went_out=s.went_out,
-                             all_at_once=s.all_at_once, stock_out=s.stock_out, round_number=s.round_number)
+    # ------------------------------------------------------------ views, records, snapshots
 
-    def outcome(self) -> scoring.RoundResult | None:
-        """The current round's result once it is over (scored as ``loba score`` would), else ``None``."""
-        if self.state.phase is not Phase.OVER:
-            return None
-        return self.results[-1]
+    def view(self, player: str | None) -> PlayerView:
+        """What ``player`` may see now (``None``: someone at no seat): see :class:`~loba_dsl.game.view.PlayerView`."""
+        from loba_dsl.game.view import build, turn_moves
 
-    def totals(self) -> dict[str, int]:
-        out = dict.fromkeys(self.players, 0)
-        for r in self.results:
-            for name, points in r.scores.items():
-                out[name] += points
-        return out
-
-    def view(self, player: str) -> dict[str, Any]:
-        """What ``player`` may know now: their hand, the table, the pile, how many cards the others hold."""
-        seat = self._seat(player)
-        s, names = self.state, self.rs.deck.names
-        return {
-            "round": self.round_number,
-            "player": player,
-            "to_move": s.to_move,
-            "phase": s.phase.value,
-            "ply": s.ply,
-            "dealer": s.players[s.dealer],
-            "hand": [names[c] for c in s.hands[seat]],
-            "hand_counts": {p: len(h) for p, h in zip(s.players, s.hands, strict=True)},
-            "stock_count": len(s.stock),
-            "pile": [names[c] for c in s.pile],
-            "melds": [{"meld": m.number, "owner": s.players[m.owner], "kind": m.kind,
-                       "cards": [names[c] for c in m.cards], "stands": [names[c] for c in m.stands]}
-                      for m in s.melds],
-            "opened": [s.players[i] for i in sorted(s.opened)],
-            "outcome": self.outcome().to_dict() if self.outcome() is not None else None,  # type: ignore[union-attr]
-        }
+        if player is not None:
+            self._seat(player)
+        log = self.rounds[-1]
+        match = self.standings() if self.results else None
+        return build(self.rs, self.state, turn_moves(log.moves, log.states), player, self.round_number, match,
+                     self.outcome())
 
     def record(self, view: str | None = None) -> dict[str, Any]:
         """The game as a ``loba-record/1`` document (``view``: as that player may see it, hidden cards ``??``)."""
         full = record_dict(self)
-        return full if view is None else record.view_of(full, view)
+        if view is None:
+            return full
+        from loba_dsl.game.view import hide_record
 
+        return hide_record(full, view)
 
-def record_dict(table: Table) -> dict[str, Any]:
-    """The record of everything played at ``table`` so far."""
-    rs, names = table.rs, table.rs.deck.names
-    rounds = []
-    for log in table.rounds:
-        rounds.append({
-            "dealer": table.players[log.dealer],
-            "deal": {
-                "hands": {p: [names[c] for c in h] for p, h in zip(table.players, log.hands, strict=True)},
-                "upcard": names[log.upcard] if log.upcard is not None else None,
-                "stock": [names[c] for c in log.stock],
-            },
-            "moves": [m.to_dict(rs) for m in log.moves],
-        })
-    out: dict[str, Any] = {"format": record.FORMAT, "ruleset": table.ruleset_ref, "players": list(table.players),
-                           "dealer": table.players[table.rounds[0].dealer], "rounds": rounds}
-    if table.seed is not None:
-        out["seed"] = table.seed
-    return out
+    def unchecked(self) -> list[str]:
+        """The checks the record did not allow (a hand-dealt game), round by round, in words."""
+        out: list[str] = []
+        for i, log in enumerate(self.rounds, 1):
+            if log.unchecked is not None:
+                out.extend(f"round {i}: {line}" for line in log.unchecked.lines(self.rs))
+        return out
+
+    def copy(self) -> Table:
+        """An independent table in the same state (cheap: states are immutable and shared)."""
+        t = Table.__new__(Table)
+        t.rs, t.players, t.ruleset_ref, t.target, t.seed = self.rs, self.players, self.ruleset_ref, self.target, \
+            self.seed
+        t.rounds = [log.copy() for log in self.rounds]
+        t.results = list(self.results)
+        t._match = self._match
+        rng = self.rng
+        if rng is not None and type(rng) is random.Random:
+            t.rng = random.Random()
+            t.rng.setstate(rng.getstate())
+        else:
+            t.rng = rng
+        return t

@@ -193,7 +193,7 @@ class _Match:
     def active(self) -> list[str]:
         return [p.name for p in self.players.values() if p.active]
 
-    def run(self, events: Iterable[MatchEvent]) -> MatchResult:
+    def run(self, events: Iterable[MatchEvent], settle: bool = True) -> MatchResult:
         for i, event in enumerate(events):
             self.event = i
             if isinstance(event, Reentry):
@@ -204,7 +204,8 @@ class _Match:
                     raise PartError(f"the match is already over ({self.how}), but another round follows",
                                     part=Part(i))
                 self.round(event)
-        self.settle()
+        if settle:
+            self.settle()
         rules = self.rs.match
         return MatchResult(self.rs.name, rules, self.target, tuple(p.standing() for p in self.players.values()),
                            tuple(r.result() for r in self.rounds), self.winners, self.over, self.how)
@@ -353,7 +354,7 @@ class _Match:
 
 
 def play_match(ruleset: Ruleset, rounds: Iterable[MatchEvent], *, players: Sequence[str] | None = None,
-               target: int | None = None) -> MatchResult:
+               target: int | None = None, settle: bool = True) -> MatchResult:
     """Play a match: its rounds and re-entries, in order, under a ruleset.
 
     ``players``: the players of the match, in order (by default, those of the
@@ -362,11 +363,13 @@ def play_match(ruleset: Ruleset, rounds: Iterable[MatchEvent], *, players: Seque
     rules forbid, a round after the end) raises a
     :class:`~loba_dsl.scoring.model.PartError` naming the event by index.
     A ``target`` under a ruleset that does not end at one, or not above 0, is
-    an :class:`~loba_dsl.errors.InputError`.
+    an :class:`~loba_dsl.errors.InputError`.  ``settle=False``: the re-entries after the last round
+    are still to be decided, so the match is not yet over for want of players (a referee asks so
+    before it offers them).
     """
     if target is not None:
         check_target(ruleset, target)
-    return _Match(ruleset, players, target).run(rounds)
+    return _Match(ruleset, players, target).run(rounds, settle)
 
 
 def check_target(ruleset: Ruleset, target: int) -> None:

@@ -8,61 +8,27 @@ test_game_referee (rules.md §1; its scores, Ana 84, Beto 0, Carla 68, are worke
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from menos_round import HANDS, PLAYERS, played_round
 from typer.testing import CliRunner
 
 from loba_cli.main import app
-from loba_dsl.game import Discard, Draw, LayOff, Meld, Table
+from loba_dsl.game import Discard, Draw, Table
 from loba_dsl.game.record import HIDDEN, dumps, loads, to_dict, view_of
 from loba_dsl.game.referee import deck_cards
 from loba_dsl.game.replay import replay
 from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 
-PLAYERS = ("Ana", "Beto", "Carla")
-HANDS = {
-    "Ana": "K♠ Q♥ J♦ A♣ 2♠ 3♥ 4♦ 5♠ JOKER",
-    "Beto": "7♠ 7♥ 7♦ 4♣ 5♣ 6♣ 9♠ 9♥ 2♦",
-    "Carla": "8♠ 8♥ 10♦ 10♣ 6♠ 6♥ 2♥ 3♦ A♠",
-}
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def menos() -> Ruleset:
     return load("menos")
-
-
-def _deal(rs: Ruleset, hands: dict[str, str], upcard: str, top: str) -> tuple[list[list[int]], int, list[int]]:
-    parse = rs.notation().parse_codes
-    hs = [list(parse(hands[p])) for p in PLAYERS]
-    up = parse(upcard)[0]
-    first = list(parse(top))
-    rest = Counter(deck_cards(rs))
-    rest.subtract(Counter(c for h in hs for c in h))
-    rest.subtract(first)
-    rest[up] -= 1
-    return hs, up, first + sorted(rest.elements())
-
-
-def played_round(rs: Ruleset) -> Table:
-    """rules.md §1: Carla deals, Beto plays first; Beto goes out on his second turn."""
-    hs, up, stock = _deal(rs, HANDS, "K♣", "9♦ Q♣ J♣ 3♣")
-    t = Table.from_deal(rs, PLAYERS, "Carla", hs, up, stock)
-    c = rs.notation().parse_codes
-    for move in (Draw("Beto", "stock"), Meld("Beto", c("7♠ 7♥ 7♦")), Meld("Beto", c("4♣ 5♣ 6♣")),
-                 Discard("Beto", c("2♦")[0]), Draw("Ana", "stock"), Discard("Ana", c("Q♣")[0]),
-                 Draw("Carla", "stock"), Discard("Carla", c("J♣")[0]), Draw("Beto", "stock"),
-                 LayOff("Beto", 2, c("3♣"))):
-        t.play(move)
-    t.undo()  # take back the lay-off: melding the 9s must leave a card to discard (rules.md §1)
-    t.play(Meld("Beto", c("9♠ 9♥ 9♦")))
-    t.play(Discard("Beto", c("3♣")[0]))
-    return t
 
 
 def write(tmp_path: Path, record: dict[str, Any], name: str = "game.json") -> Path:
@@ -140,7 +106,7 @@ def test_view_hides_other_hands_and_the_stock(menos: Ruleset) -> None:
     draws = [m for m in v["rounds"][0]["moves"] if m["op"] == "draw"]
     assert [m.get("card") for m in draws] == [None, "Q♣", None, None]  # Ana sees only her own draw
     assert t.record(view="Ana") == v
-    tv = t.view("Carla")
+    tv = t.view("Carla").to_dict()
     assert tv["hand"] == [n for n in HANDS["Carla"].split()]
     assert "hands" not in tv and tv["hand_counts"] == {"Ana": 9, "Beto": 0, "Carla": 9}
 
@@ -226,12 +192,18 @@ def test_cli_deal_next_round(menos: Ruleset, tmp_path: Path) -> None:
     assert runner.invoke(app, ["deal", "--next", str(fresh), "--seed", "1"]).exit_code == 2  # not over yet
 
 
-def test_a_view_cannot_be_replayed_and_stale_plies_are_refused(menos: Ruleset, tmp_path: Path) -> None:
-    # issue 13: a player's view hides cards as "??": it is not a record that can be replayed (exit 2).
+def test_a_view_replays_as_a_hand_dealt_game_and_stale_plies_are_refused(menos: Ruleset, tmp_path: Path) -> None:
+    # A player's view hides cards as "??": it replays as a hand-dealt record (every move is still judged),
+    # but Carla's hand is never seen, so the round's scores cannot be counted, and the replay says what it
+    # could not check.
     t = played_round(menos)
     path = write(tmp_path, t.record(view="Ana"), "view.json")
-    r = runner.invoke(app, ["replay", str(path)])
-    assert r.exit_code == 2 and "??" in r.stderr
+    r = runner.invoke(app, ["replay", str(path), "--json"])
+    assert r.exit_code == 0, r.stdout
+    out = json.loads(r.stdout)
+    assert out["valid"] and out["rounds"] == [] and "Carla's hand holds 9 unknown card(s)" in out["unscored"]
+    assert any("Beto's hand (9 card(s) unknown at the deal)" in line for line in out["unchecked"])
+    assert any("stock's order" in line for line in out["unchecked"])
     # A move chosen at an older ply is refused (a stale client), and changes nothing.
     fresh = Table.deal(menos, PLAYERS, "Carla", seed=9)
     fresh.play(Draw("Beto", "stock"), ply=0)

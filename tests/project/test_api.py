@@ -119,4 +119,9 @@ def test_the_referee_from_the_facade() -> None:
     # Ana, Beto, Carla: Carla's right is Beto, who draws first.
     assert table.to_move == "Beto" and str(table.phase) == "draw"
     view = table.view("Beto")
-    assert isinstance(view, dict)
+    assert isinstance(view, loba.PlayerView) and len(view.hand) == 9 and view.hand_sizes == (9, 9, 9)
+    assert isinstance(view.to_dict(), dict)
+    # The move notation: a stock draw, then Beto's discard of a card he holds, named as players say it.
+    table.play(loba.parse_move("Beto draws stock", rs, players=table.players))
+    card = rs.deck.name(table.view("Beto").hand[0])
+    assert loba.format_move(loba.parse_move(f"Beto discards {card}", rs), rs) == f"Beto discards {card}"
