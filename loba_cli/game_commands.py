@@ -210,8 +210,13 @@ def moves(file: FileArg, as_json: JsonOpt = False,
             _emit(f"round {table.round_number} is over; its scores wait for the hands to be shown: "
                   f"{result.unscored}")
         return
-    _emit(f"{table.to_move} to move (round {table.round_number}, ply {table.ply}, {table.phase} phase): "
-          f"{len(listed)} legal move(s)")
+    if lang == "es":
+        phase = {"draw": "robar", "play": "jugar"}.get(table.phase, table.phase)
+        _emit(f"le toca a {table.to_move} (ronda {table.round_number}, jugada {table.ply}, fase: {phase}): "
+              f"{len(listed)} jugada(s) legal(es)")
+    else:
+        _emit(f"{table.to_move} to move (round {table.round_number}, ply {table.ply}, {table.phase} phase): "
+              f"{len(listed)} legal move(s)")
     for line in _table_lines(table, lang):
         _emit(line)
     width = len(str(len(listed)))

@@ -291,35 +291,47 @@ def to_dict(rec: GameRecord) -> dict[str, Any]:
     return {**head, "rounds": rounds, **rec.extra}
 
 
-def digest_step(prev: str, entry: Any) -> str:
-    """The record digest after ``entry`` (a deal, a move, the decisions after a round), from the one before."""
-    text = json.dumps(entry, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(f"{prev}\n{text}".encode("utf-8", "surrogatepass")).hexdigest()
+def piece(entry: Any) -> bytes:
+    """One entry of the record as the digest reads it: compact JSON, UTF-8."""
+    return json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+
+
+def deal_entry(players: Sequence[str], dealer: str | None, hands: Sequence[Any], upcard: Any, stock: Any) -> dict[
+        str, Any]:
+    """What the digest reads of a round's deal (hands in the round's seating order)."""
+    return {"players": list(players), "dealer": dealer, "hands": list(hands), "upcard": upcard, "stock": stock}
+
+
+def tail_entry(reentries: Sequence[Sequence[Any]], shown: Mapping[str, Any]) -> dict[str, Any]:
+    """What the digest reads of what followed a round: re-entry decisions, hands shown."""
+    return {"reentries": [list(e) for e in reentries], "shown": dict(shown)}
 
 
 def record_digest(record: Mapping[str, Any] | GameRecord) -> str:
-    """The digest of a record's game (players, ruleset, every deal, move, decision and shown hand; not the
-    derived ``result``/``standings``, not unknown keys): equal to :attr:`Table.digest` of the table that
-    played it, so a cache of table snapshots can be keyed by it."""
+    """The digest of a record's game: SHA-256 of its header, then each round's deal, its moves (as one JSON
+    list, written as they are) and what followed it (re-entries, shown hands); not the derived ``result``,
+    ``standings`` or ``winner``, not keys the format does not read.
+
+    It equals :attr:`Table.digest <loba_dsl.game.table.Table.digest>` of the table whose record it is, which
+    the table extends move by move, so a cache of table snapshots can be keyed by it.  One pass over the
+    record, its moves encoded by one call per round.
+    """
     d = to_dict(record) if isinstance(record, GameRecord) else record
     players = list(d.get("players") or [])
-    digest = digest_step("", {"ruleset": d.get("ruleset"), "players": players, "target": d.get("target")})
+    h = hashlib.sha256(piece({"ruleset": d.get("ruleset"), "players": players, "target": d.get("target")}))
     dealer = d.get("dealer")
     for rnd in d.get("rounds") or []:
         deal = rnd.get("deal") or {}
         playing = rnd.get("players") or players
         hands = deal.get("hands") or {}
-        digest = digest_step(digest, {"players": playing, "dealer": rnd.get("dealer", dealer),
-                                      "hands": [hands.get(p) for p in playing], "upcard": deal.get("upcard"),
-                                      "stock": deal.get("stock")})
-        for m in rnd.get("moves") or []:
-            digest = digest_step(digest, m)
+        h.update(b"\n" + piece(deal_entry(playing, rnd.get("dealer", dealer), [hands.get(p) for p in playing],
+                                          deal.get("upcard"), deal.get("stock"))) + b"\n")
+        h.update(piece(rnd.get("moves") or [])[1:-1])
         if rnd.get("reentries") or rnd.get("shown"):
-            digest = digest_step(digest, {"reentries": [[e.get("player"), e.get("accepted")]
-                                                        for e in rnd.get("reentries") or []],
-                                          "shown": rnd.get("shown") or {}})
+            h.update(b"\n" + piece(tail_entry([[e.get("player"), e.get("accepted")]
+                                                for e in rnd.get("reentries") or []], rnd.get("shown") or {})))
         dealer = None
-    return digest
+    return h.hexdigest()
 
 
 def view_of(record: Mapping[str, Any], player: str | None) -> dict[str, Any]:
@@ -346,32 +358,30 @@ def dumps(record: GameRecord | Mapping[str, Any] | _HasRecord) -> str:
     lines.append('  "rounds": [')
     rounds = record.get("rounds", [])
     for i, rnd in enumerate(rounds):
-        lines.append("    {")
-        rest = [(k, v) for k, v in rnd.items() if k not in ("deal", "moves")]
-        for k, v in rest:
-            lines.append(f"      {one(k)}: {one(v)},")
+        parts: list[str] = []  # each key of the round, written in order: who, the deal, the moves, what followed
+        for k, v in rnd.items():
+            if k in ("dealer", "players"):
+                parts.append(f"      {one(k)}: {one(v)}")
         deal = rnd["deal"]
-        lines.append('      "deal": {')
-        lines.append('        "hands": {')
         hands = list(deal["hands"].items())
-        for j, (p, h) in enumerate(hands):
-            lines.append(f"          {one(p)}: {one(h)}" + ("," if j < len(hands) - 1 else ""))
-        lines.append("        },")
-        extra = [(k, v) for k, v in deal.items() if k not in ("hands", "upcard", "stock")]
-        for k, v in extra:
-            lines.append(f"        {one(k)}: {one(v)},")
-        lines.append(f'        "upcard": {one(deal.get("upcard"))},')
-        lines.append(f'        "stock": {one(deal.get("stock"))}')
+        inner = [f"          {one(p)}: {one(h)}" for p, h in hands]
+        deal_lines = ['      "deal": {', '        "hands": {', ",\n".join(inner), "        },"]
+        for k, v in deal.items():
+            if k not in ("hands", "upcard", "stock"):
+                deal_lines.append(f"        {one(k)}: {one(v)},")
+        deal_lines += [f'        "upcard": {one(deal.get("upcard"))},', f'        "stock": {one(deal.get("stock"))}',
+                       "      }"]
+        parts.append("\n".join(line for line in deal_lines if line))
         moves = rnd.get("moves", [])
         if not moves:
-            lines.append("      },")
-            lines.append('      "moves": []')
+            parts.append('      "moves": []')
         else:
-            lines.append("      },")
-            lines.append('      "moves": [')
-            for j, m in enumerate(moves):
-                lines.append(f"        {one(m)}" + ("," if j < len(moves) - 1 else ""))
-            lines.append("      ]")
+            parts.append('      "moves": [\n' + ",\n".join(f"        {one(m)}" for m in moves) + "\n      ]")
+        for k, v in rnd.items():
+            if k not in ("dealer", "players", "deal", "moves"):
+                parts.append(f"      {one(k)}: {one(v)}")
+        lines.append("    {")
+        lines.append(",\n".join(parts))
         lines.append("    }" + ("," if i < len(rounds) - 1 else ""))
     lines.append("  ]")
     lines.append("}")
@@ -382,5 +392,5 @@ def dump(record: GameRecord | Mapping[str, Any] | _HasRecord, fp: IO[str]) -> No
     fp.write(dumps(record) + "\n")
 
 
-__all__ = ["FORMAT", "HIDDEN", "MAX_BYTES", "MAX_DEPTH", "GameRecord", "RoundRecord", "digest_step", "dump", "dumps",
-           "from_dict", "load", "loads", "read_bytes", "record_digest", "to_dict", "view_of"]
+__all__ = ["FORMAT", "HIDDEN", "MAX_BYTES", "MAX_DEPTH", "GameRecord", "RoundRecord", "deal_entry", "dump", "dumps",
+           "from_dict", "load", "loads", "piece", "read_bytes", "record_digest", "tail_entry", "to_dict", "view_of"]

@@ -16,43 +16,48 @@ from a seed, or given one) also plays the dealer's part: it reshuffles the
 discard pile when the stock runs out (the record gets the reshuffle entry)
 and deals the next round.
 
-Between rounds the match rules decide (:mod:`loba_dsl.game.standings`): who
-is eliminated, who may re-enter (``reentry_offers``; ``reenter`` records the
-decision), who plays the next round, and when the match is over.  A round
+Between rounds the match rules decide (:mod:`loba_dsl.game.between_rounds`):
+who is eliminated, who may re-enter (``reentry_offers``; ``reenter`` records
+the decision), who plays the next round, and when the match is over.  A round
 of a hand-dealt game may leave cards unknown (:mod:`loba_dsl.game.partial`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome as scoring
 from loba_dsl.game import partial, referee
+from loba_dsl.game.between_rounds import BetweenRounds, MatchRefused
 from loba_dsl.game.moves import (
     UNKNOWN,
     Draw,
     Move,
     Reshuffle,
-    card_code,
     cards_played,
     check_player_name,
     resolve,
     with_deck,
 )
-from loba_dsl.game.record import FORMAT, digest_step
+from loba_dsl.game.record import deal_entry, piece, tail_entry
 from loba_dsl.game.referee import Event, IllegalMove, Reason
-from loba_dsl.game.standings import ReentryOffer, Standings, standings
+from loba_dsl.game.round_log import RoundLog
+from loba_dsl.game.round_log import names as _names
+from loba_dsl.game.standings import Standings
 from loba_dsl.game.state import Phase, RoundState
-from loba_dsl.rules.model import NextDealer, Ruleset, StockExhausted
-from loba_dsl.scoring.model import MatchRound, PlayerPoints, PlayerRound
+from loba_dsl.game.table_record import record_dict
+from loba_dsl.rules.model import Ruleset, StockExhausted
 
 if TYPE_CHECKING:
     from loba_dsl.game.view import PlayerView
+
+__all__ = ["Check", "DealRejected", "LegalMoves", "MatchRefused", "RoundLog", "Table", "UndoRefused"]
 
 
 class UndoRefused(LobaError):
@@ -71,13 +76,6 @@ class DealRejected(LobaError):
         super().__init__("; ".join(r.text() for r in self.reasons))
 
 
-class MatchRefused(LobaError):
-    """Something the match rules do not allow now: a round after the end, a re-entry not offered, a round
-    dealt before the re-entries are decided or to a player who is out."""
-
-    code = "match"
-
-
 @dataclass(frozen=True, slots=True)
 class Check:
     """The verdict of a dry run: legal, or the reasons (rule key, words, ruleset file:line)."""
@@ -90,41 +88,6 @@ class Check:
 
     def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "reasons": [r.to_dict() for r in self.reasons]}
-
-
-@dataclass
-class RoundLog:
-    """One round as the record states it: who plays, the deal, every move in order, what followed it."""
-
-    dealer: int
-    """The dealer's seat in ``players``."""
-    hands: tuple[tuple[Card, ...], ...]
-    upcard: Card | None
-    stock: tuple[Card, ...] | None
-    """The stock as dealt, top first; ``None`` where the record does not know it."""
-    moves: list[Move] = field(default_factory=list)
-    states: list[RoundState] = field(default_factory=list)
-    """The state before each move, then the current one (``states[-1]``)."""
-    players: tuple[str, ...] = ()
-    """Who plays this round, in seating order (players out of the match sit it out)."""
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    """Each move's record entry (made once, when the move is played)."""
-    digests: list[str] = field(default_factory=list)
-    """The record digest after each move (``digests[0]``: after the deal)."""
-    reentries: list[tuple[str, bool]] = field(default_factory=list)
-    """The re-entry decisions made right after this round: (player, accepted)."""
-    shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)
-    """Hands shown at the end of the round where the record did not know them (a hand-dealt game)."""
-    unchecked: partial.Unchecked | None = None
-    """What the record leaves unknown (``None``: every card of the round is known)."""
-    result: scoring.RoundResult | None = None
-
-    def copy(self) -> RoundLog:
-        return replace(self, moves=list(self.moves), states=list(self.states), entries=list(self.entries),
-                       digests=list(self.digests), reentries=list(self.reentries), shown=dict(self.shown),
-                       unchecked=None if self.unchecked is None else replace(
-                           self.unchecked, hands_unknown=dict(self.unchecked.hands_unknown),
-                           from_unknown={k: list(v) for k, v in self.unchecked.from_unknown.items()}))
 
 
 class LegalMoves:
@@ -171,7 +134,7 @@ def _reshuffle_first(rs: Ruleset, s: RoundState, move: Move) -> bool:
             and move.player == s.to_move and _can_reshuffle(rs, s))
 
 
-class Table:
+class Table(BetweenRounds):
     """A game of one ruleset: the current round's state, its record, the rounds before, the match."""
 
     def __init__(self, rs: Ruleset, players: Sequence[str], rng: random.Random | None = None,
@@ -261,19 +224,28 @@ class Table:
         if partial.has_unknown(state):
             log.unchecked = partial.Unchecked()
             log.unchecked.note_deal(playing, dealt, log.stock)
-        prev = self.digest if self.rounds else digest_step("", self._header())
-        log.digests.append(digest_step(prev, self._deal_entry(log)))
+        if self.rounds:
+            h = self._finished_hash(self.rounds[-1])
+        else:
+            h = hashlib.sha256(piece({"ruleset": self.ruleset_ref, "players": list(self.players),
+                                      "target": self.target}))
+        h.update(b"\n" + piece(self._deal_entry(log)) + b"\n")
+        log.hashes.append(h)
         self.rounds.append(log)
 
-    def _header(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset_ref, "players": list(self.players), "target": self.target}
-
     def _deal_entry(self, log: RoundLog) -> dict[str, Any]:
-        names = self.rs.deck.names
-        return {"players": list(log.players), "dealer": log.players[log.dealer],
-                "hands": [[names[c] if c != UNKNOWN else "??" for c in h] for h in log.hands],
-                "upcard": None if log.upcard is None else names[log.upcard],
-                "stock": None if log.stock is None else [names[c] if c != UNKNOWN else "??" for c in log.stock]}
+        rs = self.rs
+        return deal_entry(log.players, log.players[log.dealer], [_names(rs, h) for h in log.hands],
+                          None if log.upcard is None else rs.deck.name(log.upcard),
+                          None if log.stock is None else _names(rs, log.stock))
+
+    def _finished_hash(self, log: RoundLog) -> Any:
+        """A new hash of the record up to the end of ``log``'s round (its decisions and shown hands included)."""
+        h = log.hashes[-1].copy()
+        if log.reentries or log.shown:
+            h.update(b"\n" + piece(tail_entry(log.reentries, {p: self.rs.deck.names_of(c)
+                                                               for p, c in log.shown.items()})))
+        return h
 
     def next_round(self, hands: Sequence[Sequence[Card]] | None = None, upcard: Card | None = None,
                    stock: Sequence[Card] | None = None) -> None:
@@ -296,42 +268,7 @@ class Table:
         self.seed = None  # one seed no longer explains every deal of the record
         self.next_round()
 
-    def playing(self) -> tuple[str, ...]:
-        """Who plays the next round, in seating order; refused while a round is on, while re-entries wait
-        for a decision, and once the match is over."""
-        if self.rounds and self.state.phase is not Phase.OVER:
-            raise LobaError(f"round {len(self.rounds)} has not ended yet")
-        if self.rounds and self.rounds[-1].result is None:
-            raise MatchRefused(f"round {len(self.rounds)} has ended, but its scores cannot be counted: "
-                               + self._unscored())
-        if not self.rounds:
-            return self.players
-        m = self.standings()
-        if m.offers:
-            waiting = ", ".join(f"{o.player} (at {o.score})" for o in m.offers)
-            raise MatchRefused(f"decide the re-entries first: {waiting} may re-enter (match.reentry); "
-                               "Table.reenter(player, accept)")
-        if m.over:
-            raise MatchRefused(f"the match is over: {', '.join(m.winners)} won ({m.how}); no round is dealt "
-                               "after it")
-        return m.playing
-
-    def next_dealer(self) -> int:
-        """The seat (in :attr:`players`) that deals the next round: ``deal.next_dealer`` among the players
-        still in (the player who went out, if they play on; else the deal passes on to the next player in)."""
-        s = self.state
-        playing = self.playing()
-        if self.rs.deal.next_dealer is NextDealer.WENT_OUT and s.went_out is not None \
-                and s.players[s.went_out] in playing:
-            return self.players.index(s.players[s.went_out])
-        n, d, step = len(self.players), self.players.index(s.players[s.dealer]), referee.step(self.rs)
-        return next((d + k * step) % n for k in range(1, n + 1) if self.players[(d + k * step) % n] in playing)
-
     # ------------------------------------------------------------ where the game is
-
-    @property
-    def state(self) -> RoundState:
-        return self.rounds[-1].states[-1]
 
     @property
     def to_move(self) -> str | None:
@@ -358,12 +295,7 @@ class Table:
     def digest(self) -> str:
         """The record digest of the game so far (the same as :func:`~loba_dsl.game.record.record_digest` of
         :meth:`record`): a cache key for :meth:`snapshot` that grows move by move at no cost."""
-        log = self.rounds[-1]
-        last = log.digests[-1]
-        if log.reentries or log.shown:
-            last = digest_step(last, {"reentries": log.reentries, "shown": {
-                p: self.rs.deck.names_of(c) for p, c in log.shown.items()}})
-        return last
+        return str(self._finished_hash(self.rounds[-1]).hexdigest())
 
     def legal(self) -> LegalMoves:
         return LegalMoves(self)
@@ -423,7 +355,9 @@ class Table:
         log.moves.append(move)
         log.states.append(new)
         log.entries.append(entry)
-        log.digests.append(digest_step(log.digests[-1], entry))
+        h = log.hashes[-1].copy()
+        h.update(b"," + piece(entry) if len(log.moves) > 1 else piece(entry))
+        log.hashes.append(h)
         if new.phase is Phase.OVER:
             self._score(log)
         return events
@@ -447,7 +381,7 @@ class Table:
         log.moves.pop()
         log.states.pop()
         log.entries.pop()
-        log.digests.pop()
+        log.hashes.pop()
         return last
 
     def _forget_unknown(self, log: RoundLog, move: Move) -> None:
@@ -459,116 +393,6 @@ class Table:
                 held.remove(c)
             elif c in taken:
                 taken.remove(c)
-
-    # ------------------------------------------------------------ the end of a round
-
-    def _score(self, log: RoundLog) -> None:
-        s = log.states[-1]
-        hands = tuple(log.shown.get(p, h) for p, h in zip(s.players, s.hands, strict=True))
-        if any(UNKNOWN in h for h in hands):
-            return  # a hand-dealt round: the scores wait for the hands to be shown
-        melds: list[list[tuple[Card, ...]]] = [[] for _ in s.players]
-        for m in s.melds:
-            melds[m.owner].append(m.cards)
-        log.result = scoring.score(self.rs, players=s.players, melds=melds, hands=hands, went_out=s.went_out,
-                                   all_at_once=s.all_at_once, stock_out=s.stock_out, round_number=s.round_number)
-        self.results.append(log.result)
-        self._match = None
-
-    def show(self, player: str, cards: Sequence[Card]) -> None:
-        """At the end of a hand-dealt round: the cards ``player`` holds, where the record did not know them all."""
-        log = self.rounds[-1]
-        s = log.states[-1]
-        if s.phase is not Phase.OVER:
-            raise LobaError(f"round {len(self.rounds)} has not ended: hands are shown when it is over")
-        if player not in s.players:
-            raise LobaError(f"'{player}' does not play round {len(self.rounds)}")
-        if log.result is not None or player in log.shown:
-            raise LobaError(f"{player}'s hand is already known")
-        hand = s.hands[s.players.index(player)]
-        cards = tuple(card_code(self.rs, c, f"{player}'s hand") for c in cards)
-        rest = list(cards)
-        for c in hand:
-            if c != UNKNOWN:
-                if c not in rest:
-                    raise LobaError(f"{player} showed {' '.join(self.rs.deck.names_of(cards))}, but holds "
-                                    f"{self.rs.deck.name(c)} by the record")
-                rest.remove(c)
-        if len(cards) != len(hand):
-            raise LobaError(f"{player} holds {len(hand)} card(s), but {len(cards)} were shown")
-        over = partial.over_the_deck(self.rs, s, tuple(rest))
-        if over:
-            raise IllegalMove(Draw(player, "stock"), over)
-        log.shown[player] = cards
-        self._score(log)
-
-    def _unscored(self) -> str:
-        s = self.state
-        log = self.rounds[-1]
-        who = [f"{p}'s hand holds {h.count(UNKNOWN)} unknown card(s)" for p, h in zip(s.players, s.hands, strict=True)
-               if UNKNOWN in h and p not in log.shown]
-        return "; ".join(who) + " (show them: the round's \"shown\" in a record, Table.show)"
-
-    def outcome(self) -> scoring.RoundResult | None:
-        """The current round's result once it is over and scored (as ``loba score`` would), else ``None``."""
-        return self.rounds[-1].result if self.state.phase is Phase.OVER else None
-
-    def totals(self) -> dict[str, int]:
-        """Every round's scores added up (without the match's re-entries: see :meth:`standings`)."""
-        out = dict.fromkeys(self.players, 0)
-        for r in self.results:
-            for name, points in r.scores.items():
-                out[name] += points
-        return out
-
-    # ------------------------------------------------------------ the match
-
-    def standings(self) -> Standings:
-        """The match after the rounds scored so far: totals, eliminations, re-entries, offers, the winner."""
-        key = (len(self.results), sum(len(r.reentries) for r in self.rounds))
-        if self._match is not None and self._match[0] == key:
-            return self._match[1]
-        rounds: list[MatchRound] = []
-        decisions: list[list[tuple[str, bool]]] = []
-        for log in self.rounds:
-            if log.result is None:
-                break
-            rounds.append(self._match_round(log))
-            decisions.append(log.reentries)
-        got = standings(self.rs, self.players, rounds, decisions, self.target)
-        self._match = (key, got)
-        return got
-
-    def _match_round(self, log: RoundLog) -> MatchRound:
-        r = log.result
-        assert r is not None
-        s = log.states[-1]
-        if self.rs.match.instant_win is None:  # the points are all the match rules need
-            return MatchRound(tuple(PlayerPoints(p.name, p.score, p.went_out) for p in r.players), r.round_number,
-                              r.stock_out)
-        melds: list[list[tuple[Card, ...]]] = [[] for _ in s.players]
-        for m in s.melds:
-            melds[m.owner].append(m.cards)
-        hands = [log.shown.get(p, h) for p, h in zip(s.players, s.hands, strict=True)]
-        return MatchRound(tuple(PlayerRound(p.name, tuple(melds[i]), hands[i], p.went_out, p.all_at_once)
-                                for i, p in enumerate(r.players)), r.round_number, r.stock_out)
-
-    def reentry_offers(self) -> tuple[ReentryOffer, ...]:
-        """The re-entries waiting for a decision (right after the round that eliminated the player)."""
-        if not self.rounds or self.rounds[-1].result is None:
-            return ()
-        return self.standings().offers
-
-    def reenter(self, player: str, accept: bool = True) -> ReentryOffer:
-        """Decide an offered re-entry (``accept=False``: the player stays out); the offer decided."""
-        offer = next((o for o in self.reentry_offers() if o.player == player), None)
-        if offer is None:
-            m = self.standings() if self.results else None
-            why = "the match is over" if m is not None and m.over else "no re-entry is offered to them now"
-            raise MatchRefused(f"{player} cannot decide a re-entry: {why} (match.reentry)")
-        self.rounds[-1].reentries.append((player, accept))
-        self._match = None
-        return offer
 
     # ------------------------------------------------------------ views, records, snapshots
 
@@ -615,46 +439,3 @@ class Table:
         else:
             t.rng = rng
         return t
-
-
-def _names(rs: Ruleset, cards: Sequence[Card]) -> list[str]:
-    names = rs.deck.names
-    return ["??" if c == UNKNOWN else names[c] for c in cards]
-
-
-def record_dict(table: Table) -> dict[str, Any]:
-    """The record of everything played at ``table`` so far, with each finished round's result and standings."""
-    rs = table.rs
-    match = table.standings() if table.results else None
-    rounds = []
-    for i, log in enumerate(table.rounds):
-        out: dict[str, Any] = {"dealer": log.players[log.dealer]}
-        if log.players != table.players:
-            out["players"] = list(log.players)
-        out["deal"] = {"hands": {p: _names(rs, h) for p, h in zip(log.players, log.hands, strict=True)},
-                       "upcard": _names(rs, (log.upcard,))[0] if log.upcard is not None else None,
-                       "stock": None if log.stock is None else _names(rs, log.stock)}
-        out["moves"] = [dict(e) for e in log.entries]
-        if log.shown:
-            out["shown"] = {p: _names(rs, c) for p, c in log.shown.items()}
-        if log.result is not None:
-            out["result"] = log.result.to_dict()
-        if log.reentries:
-            offered = {e["name"]: e["score"] for e in match.result.rounds[i].reentries} if match and \
-                i < len(match.result.rounds) else {}
-            out["reentries"] = [{"player": p, "accepted": a, **({"score": offered[p]} if a and p in offered else {})}
-                                for p, a in log.reentries]
-        if match is not None and i < len(match.result.rounds):
-            out["standings"] = match.result.rounds[i].standings
-        rounds.append(out)
-    rec: dict[str, Any] = {"format": FORMAT, "ruleset": table.ruleset_ref, "players": list(table.players),
-                           "dealer": table.players[table.players.index(table.rounds[0].players[
-                               table.rounds[0].dealer])]}
-    if table.target is not None:
-        rec["target"] = table.target
-    rec["rounds"] = rounds
-    if match is not None and match.over:
-        rec["winner"] = list(match.winners)
-    if table.seed is not None:
-        rec["seed"] = table.seed
-    return rec

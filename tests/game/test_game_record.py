@@ -8,61 +8,27 @@ test_game_referee (rules.md §1; its scores, Ana 84, Beto 0, Carla 68, are worke
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
+from menos_round import HANDS, PLAYERS, played_round
 from typer.testing import CliRunner
 
 from loba_cli.main import app
-from loba_dsl.game import Discard, Draw, LayOff, Meld, Table
+from loba_dsl.game import Discard, Draw, Table
 from loba_dsl.game.record import HIDDEN, dumps, loads, to_dict, view_of
 from loba_dsl.game.referee import deck_cards
 from loba_dsl.game.replay import replay
 from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 
-PLAYERS = ("Ana", "Beto", "Carla")
-HANDS = {
-    "Ana": "K♠ Q♥ J♦ A♣ 2♠ 3♥ 4♦ 5♠ JOKER",
-    "Beto": "7♠ 7♥ 7♦ 4♣ 5♣ 6♣ 9♠ 9♥ 2♦",
-    "Carla": "8♠ 8♥ 10♦ 10♣ 6♠ 6♥ 2♥ 3♦ A♠",
-}
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def menos() -> Ruleset:
     return load("menos")
-
-
-def _deal(rs: Ruleset, hands: dict[str, str], upcard: str, top: str) -> tuple[list[list[int]], int, list[int]]:
-    parse = rs.notation().parse_codes
-    hs = [list(parse(hands[p])) for p in PLAYERS]
-    up = parse(upcard)[0]
-    first = list(parse(top))
-    rest = Counter(deck_cards(rs))
-    rest.subtract(Counter(c for h in hs for c in h))
-    rest.subtract(first)
-    rest[up] -= 1
-    return hs, up, first + sorted(rest.elements())
-
-
-def played_round(rs: Ruleset) -> Table:
-    """rules.md §1: Carla deals, Beto plays first; Beto goes out on his second turn."""
-    hs, up, stock = _deal(rs, HANDS, "K♣", "9♦ Q♣ J♣ 3♣")
-    t = Table.from_deal(rs, PLAYERS, "Carla", hs, up, stock)
-    c = rs.notation().parse_codes
-    for move in (Draw("Beto", "stock"), Meld("Beto", c("7♠ 7♥ 7♦")), Meld("Beto", c("4♣ 5♣ 6♣")),
-                 Discard("Beto", c("2♦")[0]), Draw("Ana", "stock"), Discard("Ana", c("Q♣")[0]),
-                 Draw("Carla", "stock"), Discard("Carla", c("J♣")[0]), Draw("Beto", "stock"),
-                 LayOff("Beto", 2, c("3♣"))):
-        t.play(move)
-    t.undo()  # take back the lay-off: melding the 9s must leave a card to discard (rules.md §1)
-    t.play(Meld("Beto", c("9♠ 9♥ 9♦")))
-    t.play(Discard("Beto", c("3♣")[0]))
-    return t
 
 
 def write(tmp_path: Path, record: dict[str, Any], name: str = "game.json") -> Path:
