@@ -6,18 +6,21 @@ and the other draw.  It then samples ``samples`` *worlds*: the cards it has not 
 hand, the pile and the table; :func:`~loba_dsl.bots.knowledge.unseen_cards`) dealt at random to the other
 hands and the stock, keeping every size (:func:`~loba_dsl.bots.knowledge.sample_world`).  In each world
 each candidate is played, then every seat plays on with :class:`~loba_dsl.bots.greedy.Greedy` for
-``horizon`` turns or to the round's end.  The candidate with the best mean outcome is played (ties go to
-greedy's own).  Every candidate meets the same worlds and the same play-out generators (common random
-numbers), so the comparison is paired.
+``horizon`` turns or to the round's end.  Every candidate meets the same worlds and the same play-out
+generators (common random numbers), so the comparison is paired world by world; another candidate
+replaces greedy's only where its mean gain exceeds ``margin`` standard errors of that gain.
 
 The outcome of a play-out is the bot's score less the mean of the others' (sign by ``scoring.better``):
 the round's real scores where it ended, else each hand's best score if the round ended now (the
-solver's).  The budget is ``samples`` worlds per decision (reproducible: the worlds come from the bot's
-own generator) and, where given, ``seconds`` of CPU time (then fewer worlds may be played: not
-reproducible, for play against a person).
+solver's).  With ``horizon=0`` the worlds are only the next stock card instead (each unseen card, by its
+unseen copies, where ``samples`` covers them all: the exact mean) and a candidate is worth the hand's
+score after that draw and greedy's discard.  The budget is ``samples`` worlds per decision (reproducible:
+the worlds come from the bot's own generator) and, where given, ``seconds`` of CPU time (then fewer
+worlds may be played: not reproducible, for play against a person).
 
-The bot sees only its view: its worlds are drawn from what the view shows and from its generator, never
-from the table's hidden cards, which it does not have.
+Measured against greedy in two-player menos on duplicate deals, neither evaluation has shown an edge yet
+(see the README's figures).  The bot sees only its view: its worlds are drawn from what the view shows and
+from its generator, never from the table's hidden cards, which it does not have.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Greedy beats random, and search beats greedy, under menos: statistical tests on fixed seeded deals.
+"""Greedy beats random under menos: a statistical test on fixed seeded deals.
 
 Design: duplicate deals, two players.  Deal ``i`` (seed ``(SEED, i)``, :func:`loba_dsl.simulation.game_seed`) is
 played twice with the bots' seats swapped, so luck of the cards cancels; the deal's *edge* is the weaker
@@ -6,6 +6,9 @@ bot's round score less the stronger's, averaged over the two seatings (menos sco
 better, rules.md §1).  Over ``n`` deals the test is one-sided at the 5% level: the mean edge divided by its
 standard error (``sd / sqrt(n)``) must exceed Student's t quantile t(0.95, n-1).  The deals are fixed, so
 the test is deterministic; its sample size and threshold are stated with each test.
+
+Search against greedy, measured the same way (30 and 20 duplicate deals, benchmarks in the README), showed no
+edge either way (-1.2 ± 1.9 and -1.2 ± 1.5 points a round): no test claims one.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import pytest
 from loba_dsl.rules.loading import load
 from loba_dsl.simulation.games import play_game
 
-T95 = {11: 1.796, 19: 1.729, 23: 1.714, 29: 1.699, 39: 1.685}
+T95 = {11: 1.796}
 """Student's t, one-sided 95%, by degrees of freedom (n - 1)."""
 
 
@@ -46,11 +49,3 @@ def test_greedy_beats_random_under_menos() -> None:
     # n = 12 duplicate deals (24 rounds); pass: t > t(0.95, 11) = 1.796
     d = edges("greedy", "random", 12, seed=2025)
     assert one_sided_t(d) > T95[11], d
-
-
-@pytest.mark.slow
-def test_search_beats_greedy_under_menos() -> None:
-    # n = 24 duplicate deals (48 rounds), search with its default budget (8 worlds, 6 turns);
-    # pass: t > t(0.95, 23) = 1.714
-    d = edges("search", "greedy", 24, seed=2025)
-    assert one_sided_t(d) > T95[23], d
