@@ -104,3 +104,30 @@ def test_a_person_plays_a_round_to_its_end_at_a_terminal(tmp_path: Path) -> None
     from loba_dsl import load_record, replay
 
     assert replay(load_record(record.read_text(encoding="utf-8"))).valid
+
+
+def test_q_stops_and_the_record_is_still_written(tmp_path: Path) -> None:
+    from cli_runner import run
+
+    record = tmp_path / "stopped.json"
+    r = run("play", "--players", "2", "--seed", "4", "--record", str(record), input="q\n")
+    assert r.exit_code == 0, r.output
+    assert "stopped" in r.output and "the record is in" in r.output
+    rec = json.loads(record.read_text(encoding="utf-8"))
+    assert rec["rounds"][0]["moves"] == []  # nobody moved: the person to move first stopped
+
+
+def test_a_record_that_cannot_be_written_is_exit_2_and_leaves_no_file(tmp_path: Path) -> None:
+    from cli_runner import run
+
+    target = tmp_path / "no-such-folder" / "game.json"
+    r = run("play", "--players", "2", "--seed", "4", "--record", str(target), input="q\n")
+    assert r.exit_code == 2
+    assert "cannot write the record" in r.output and not target.parent.exists()
+
+
+def test_play_refuses_a_table_the_ruleset_does_not_seat() -> None:
+    from cli_runner import run
+
+    r = run("play", "--players", "7")  # menos is played by 2 to 5 (rules.md §1)
+    assert r.exit_code == 2 and "played by 2 to 5 players" in r.output
