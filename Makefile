@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup native run test test-fast lint wheel-check bench fuzz ci clean
+.PHONY: setup native run test test-fast lint wheel-check bench bench-page screenshots fuzz ci clean
 
 $(STAMP): pyproject.toml setup.py Makefile $(wildcard loba_dsl/solver/*.c)
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,15 @@ bench: setup
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_cli.py
 	$(BIN)/python benchmarks/bench_native.py --n 5000 --n-large 100
+
+## screenshots: each view of the page (loba serve's /) at phone and laptop width, into docs/screenshots/
+##   (needs Debian's chromium: apt-get install -y chromium)
+screenshots: setup
+	$(BIN)/python docs/make_screenshots.py
+
+## bench-page: the page in Chromium: first view interactive, bytes of the whole page, meld check latency after a tap
+bench-page: setup
+	$(BIN)/python benchmarks/bench_page.py
 
 ## fuzz: the long fuzz run (1,000,000 inputs or an hour; FUZZ_ARGS="--count N --seconds S --seed K")
 FUZZ_ARGS ?= --count 1000000 --seconds 3600

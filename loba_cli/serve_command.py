@@ -26,7 +26,7 @@ def serve(
                                          help="Server processes (each with its own solver processes).")] = 1,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
 ) -> None:
-    """Serve the HTTP API (OpenAPI at /openapi.json, docs at /docs) until SIGTERM or Ctrl-C.
+    """Serve the page at / and the HTTP API (OpenAPI at /openapi.json, docs at /docs) until SIGTERM or Ctrl-C.
 
     SIGTERM stops accepting connections, lets the requests in flight finish (at most the solver budget
     plus a few seconds), stops the solver processes and exits 0.
@@ -46,7 +46,7 @@ def serve(
 
     # One key for every worker process, so any worker opens any sealed record (drawn here when unset).
     os.environ.setdefault(KEY_ENV, secrets.token_hex(32))
-    sys.stderr.write(f"loba serve: http://{host}:{port} (docs at /docs), {workers} worker(s)\n")
+    sys.stderr.write(f"loba serve: http://{host}:{port} (the page at /, the API docs at /docs), {workers} worker(s)\n")
     import signal
 
     def stopped(signum: int, frame: object) -> None:  # uvicorn re-raises SIGTERM once it has drained

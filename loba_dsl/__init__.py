@@ -14,7 +14,7 @@ The public API, in the order data flows (text → cards → ruleset → engine �
     loba.parse_move("Beto melds 7♠ 7♥ 7♦", rs)                                        # the move notation
 
 and what the command line and the service build on: round and match files (``read_round``,
-``score_round_sheet``, ``read_match``, ``play_match_sheet``), lay-downs (``parse_lay_down``,
+``score_round_sheet``, ``read_match``, ``play_match_sheet``, ``write_match``), lay-downs (``parse_lay_down``,
 ``check_opening``, ``check_contract``), a hand as the player stands (``arrange_hand``), game records
 (``load_record``, ``dump_record``, ``replay``) and the texts for people (``check_text``, ``round_text``...).
 The ``loba`` CLI imports nothing else of the library (tests/project/test_architecture.py).
@@ -79,6 +79,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "read_match": "loba_dsl.scoring.score_sheets",
     "score_round_sheet": "loba_dsl.scoring.score_sheets",
     "play_match_sheet": "loba_dsl.scoring.score_sheets",
+    "write_match": "loba_dsl.scoring.sheet_writer",
     # arranging hands
     "Solver": "loba_dsl.solver.api",
     "Arrangement": "loba_dsl.solver.api",
@@ -199,6 +200,7 @@ __all__ = [
     "score_round_sheet",
     "shipped_names",
     "verdict_text",
+    "write_match",
 ]
 
 
@@ -288,6 +290,7 @@ if TYPE_CHECKING:
     from loba_dsl.scoring.score_sheets import read_match as read_match
     from loba_dsl.scoring.score_sheets import read_round as read_round
     from loba_dsl.scoring.score_sheets import score_round_sheet as score_round_sheet
+    from loba_dsl.scoring.sheet_writer import write_match as write_match
     from loba_dsl.solver.advice import arrange_hand as arrange_hand
     from loba_dsl.solver.api import Arrangement as Arrangement
     from loba_dsl.solver.api import Solver as Solver

@@ -142,6 +142,9 @@ def match_text(result: MatchResult) -> str:
             lines.append(f"       {n} is eliminated{gone} at {r.totals[n]}")
         for e in r.reentries:
             lines.append(f"       {e['name']} re-enters at {e['score']} (re-entry {e['reentry']})")
+    if result.rounds:  # the re-entries still open right after the last round (`reenter NAME` takes one)
+        for offer in result.rounds[-1].offers:
+            lines.append(f"       {offer['name']} may re-enter at {offer['score']} (reenter {offer['name']})")
     if result.winners:
         lines.append(f"winner: {', '.join(result.winners)} ({result.how})")
     else:

@@ -18,7 +18,7 @@ import msgspec
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from loba_dsl import __version__
@@ -358,8 +358,9 @@ async def validate(svc: Service, request: Request) -> Response:
             from loba_service.problems import error_items
 
             return {"file": req.file, "valid": False, "name": None, "kinds": [],
-                    "errors": error_items(e)}
-        return {"file": req.file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds], "errors": []}
+                    "errors": error_items(e), "extends": None, "deck": None}
+        return {"file": req.file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds], "errors": [],
+                "extends": engine.extends(rs), "deck": engine.deck(rs)}
 
     return _json(await anyio.to_thread.run_sync(work))
 
@@ -392,15 +393,12 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
         ("/v1/rulesets/{name}", ruleset_show, "GET"),
         ("/healthz", healthz, "GET"),
     ]
-    from loba_service import games
+    from loba_service import games, sheets
 
-    routes += games.routes()
+    routes += games.routes() + sheets.routes()
 
     async def openapi_json(request: Request) -> Response:
         return Response(encoded, media_type=JSON)
-
-    async def docs(request: Request) -> Response:
-        return HTMLResponse(pages.docs_page())
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
@@ -429,7 +427,7 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
         routes=[
             *(Route(path, _guarded(svc, fn), methods=[method]) for path, fn, method in routes),
             Route("/openapi.json", openapi_json, methods=["GET"]),
-            Route("/docs", docs, methods=["GET"]),
+            *pages.routes(),  # the card-table page at /, its files at /static/NAME, the API's at /docs
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},
         lifespan=lifespan,

@@ -211,6 +211,14 @@ class ReentryOut(Struct):
     reentry: int
 
 
+class OfferOut(Struct):
+    """A re-entry still open right after a round: the player eliminated in it, and the total the rules
+    (``match.reentry.score``) would set them."""
+
+    name: str
+    score: int
+
+
 class StandingOut(Struct):
     name: str
     total: int
@@ -225,6 +233,7 @@ class MatchRoundOut(Struct):
     eliminated: list[str]
     out_for_good: list[str]
     reentries: list[ReentryOut]
+    offers: list[OfferOut]
     standings: list[StandingOut]
 
 
@@ -342,6 +351,33 @@ class RulesetList(Struct):
     rulesets: list[RulesetSummary]
 
 
+class SuitOut(Struct):
+    """A suit of the deck, and its cards as they are written (rank order)."""
+
+    key: str
+    """The suit's name in the ruleset (``spades``, ``oros``)."""
+    symbol: str
+    words: dict[str, list[str]]
+    """Words that name the suit in a language (``{"es": ["picas"]}``), from the ruleset's ``lang``."""
+    cards: list[str]
+
+
+class DeckOut(Struct):
+    """The ruleset's own deck, as a card picker shows it: each suit's cards, the Jokers, the wild cards."""
+
+    ranks: list[str]
+    suits: list[SuitOut]
+    copies: int
+    """How many copies of each natural card the deck holds."""
+    jokers: int
+    joker: str
+    """How a Joker is written (when ``jokers`` is above 0)."""
+    wilds: list[str]
+    """The cards that may stand for another (``wilds.cards``)."""
+    size: int
+    """How many physical cards the deck holds."""
+
+
 class RulesetShow(Struct):
     """A ruleset as resolved (after ``extends`` and defaults), and where each value comes from."""
 
@@ -349,6 +385,7 @@ class RulesetShow(Struct):
     ruleset: dict[str, Any]
     origins: dict[str, str]
     files: list[str]
+    deck: DeckOut
 
 
 class ValidateRequest(Struct, forbid_unknown_fields=True):
@@ -359,13 +396,16 @@ class ValidateRequest(Struct, forbid_unknown_fields=True):
 
 
 class ValidateOut(Struct):
-    """As ``loba validate --json``: every problem with its file, line, column and length."""
+    """As ``loba validate --json``: every problem with its file, line, column and length; when valid, also the
+    shipped ruleset its ``extends`` names (to compare it with: ``/v1/diff``) and its deck."""
 
     file: str
     valid: bool
     name: str | None
     kinds: list[str]
     errors: list[ErrorItem]
+    extends: str | None = None
+    deck: DeckOut | None = None
 
 
 class Health(Struct):

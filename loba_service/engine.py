@@ -19,7 +19,8 @@ from loba_service.bodies import MatchRoundIn, PlayerIn, ScoreMatchRequest, Score
 from loba_service.limits import Limits
 from loba_service.problems import ServiceError, error_items, plain
 
-__all__ = ["check_many", "check_one", "kind_verdicts", "parse_hand", "score_match", "score_round", "show"]
+__all__ = ["check_many", "check_one", "deck", "extends", "kind_verdicts", "parse_hand", "score_match", "score_round",
+           "show"]
 
 
 def _too_many(what: str, n: int, limit: int) -> ServiceError:
@@ -178,10 +179,36 @@ def score_match(req: ScoreMatchRequest, rs: Ruleset, limits: Limits) -> dict[str
 
 
 def show(rs: Ruleset) -> dict[str, Any]:
-    """``loba show --json --origin``, with the ruleset's name and the files of its ``extends`` chain."""
+    """``loba show --json --origin``, with the ruleset's name, the files of its ``extends`` chain and its deck."""
     return {
         "name": rs.name,
         "ruleset": rs.document,
         "origins": {".".join(str(p) for p in path): where for path, where in rs.origins.items()},
         "files": [Path(f).name for f in rs.files],
+        "deck": deck(rs),
     }
+
+
+def deck(rs: Ruleset) -> dict[str, Any]:
+    """The ruleset's deck as a card picker shows it (``DeckOut``): every card written as the ruleset writes it."""
+    d = rs.deck
+    return {
+        "ranks": [r.key for r in d.ranks],
+        "suits": [{"key": s.key, "symbol": s.symbol, "words": {k: list(v) for k, v in s.lang.items()},
+                   "cards": [d.name(d.code(r, i)) for r in range(d.n_ranks)]} for i, s in enumerate(d.suits)],
+        "copies": d.copies,
+        "jokers": d.jokers,
+        "joker": d.joker_symbol,
+        "wilds": d.names_of(sorted(rs.wilds.cards)),
+        "size": d.size,
+    }
+
+
+def extends(rs: Ruleset) -> str | None:
+    """The shipped ruleset a house ruleset's ``extends`` names (the next file of its chain), or ``None``."""
+    from loba_dsl import shipped_names
+
+    if len(rs.files) < 2:
+        return None
+    parent = Path(rs.files[1]).stem
+    return parent if parent in shipped_names() else None

@@ -66,9 +66,9 @@ def _param(name: str, where: str, schema: dict[str, Any], description: str, requ
 
 def document(limits: Limits | None = None) -> dict[str, Any]:
     limits = limits or Limits()
-    from loba_service import games
+    from loba_service import games, sheets
 
-    types = [*_TYPES, *games.TYPES]
+    types = [*_TYPES, *games.TYPES, *sheets.TYPES]
     _, components = msgspec.json.schema_components(types, ref_template=REF)
     # A batch result is a meld's verdict or the errors of an input that is not cards.
     components["CheckBatchResponse"]["properties"]["results"] = {
@@ -137,6 +137,7 @@ def document(limits: Limits | None = None) -> dict[str, Any]:
         "/healthz": {"get": _op("Health", "The service is up.", bodies.Health, tag="service", op_id="healthz")},
     }
     paths.update(games.paths(_op, _ref, post))
+    paths.update(sheets.paths(_op, post))
     limits_text = "\n".join(f"- `{n}` = {v}: {d}" for n, v, d in limits.table())
     return {
         "openapi": "3.1.0",

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 
 import pytest
 
+pytest_plugins = ["page_fixtures"]  # the browser tests' fixtures (tests/page): the real service, Chromium
+
 SLOW_MODULES = {"test_fuzz.py", "test_meld_properties.py"}
 SLOW_NAMES = (
     "brute_force",

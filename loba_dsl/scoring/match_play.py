@@ -6,7 +6,9 @@ Every number comes from the ruleset's ``match`` section (``end``,
 
 - ``end: last_standing``: a player whose total reaches ``eliminate_at`` is
   eliminated; right after that round they may re-enter (at most
-  ``reentry.max`` times) at the highest total among the players still in;
+  ``reentry.max`` times) at the total ``reentry.score`` sets (the highest
+  total among the players still in, one more, or a fixed one): each round
+  lists these offers;
   the last player standing wins; if everybody left is eliminated in the same
   round, the best total among them wins (ties shared).
 - ``end: target``: the match ends after the first round in which a total
@@ -74,6 +76,9 @@ class RoundResult:
     out_for_good: list[str]
     reentries: list[dict[str, Any]]
     """``{"name", "score", "reentry"}``: who re-entered, at which total, their how-many-th re-entry."""
+    offers: list[dict[str, Any]]
+    """``{"name", "score"}``: who, eliminated in this round, may still re-enter right after it, and at which
+    total the rules would set them (after the re-entries already made: ``reentries``)."""
     detail: RoundScore | None
     """The round's scoring, card by card (``None`` for a round kept in points)."""
     standings: list[dict[str, Any]]
@@ -86,6 +91,7 @@ class RoundResult:
             "eliminated": self.eliminated,
             "out_for_good": self.out_for_good,
             "reentries": self.reentries,
+            "offers": self.offers,
             "standings": self.standings,
         }
 
@@ -143,11 +149,12 @@ class _Round:
     eliminated: list[str] = field(default_factory=list)
     out_for_good: list[str] = field(default_factory=list)
     reentries: list[dict[str, Any]] = field(default_factory=list)
+    offers: list[dict[str, Any]] = field(default_factory=list)
     standings: list[dict[str, Any]] = field(default_factory=list)
 
     def result(self) -> RoundResult:
         return RoundResult(self.number, self.scores, self.totals, self.eliminated, self.out_for_good, self.reentries,
-                           self.detail, self.standings)
+                           self.offers, self.detail, self.standings)
 
 
 def _at(event: int, error: LobaError) -> LobaError:
@@ -312,17 +319,10 @@ class _Match:
             raise PartError(
                 f"after round {number}: {name} has already re-entered {seat.reentries} times "
                 f"(at most {self.max_reentries})", part=at)
-        still_in = [p.total for p in self.players.values() if p.active]
-        if not still_in:
+        score = self.reentry_score()
+        if score is None:
             raise PartError(f"after round {number}: nobody is still in, so {name} cannot re-enter", part=at)
-        reentry = self.rs.match.reentry
-        assert reentry is not None  # max_reentries > 0
-        if reentry.score is ReentryScore.HIGHEST_REMAINING:
-            seat.total = max(still_in)
-        elif reentry.score is ReentryScore.HIGHEST_PLUS_ONE:
-            seat.total = max(still_in) + 1
-        else:
-            seat.total = reentry.fixed_score
+        seat.total = score
         seat.active = True
         seat.out_for_good = False
         seat.reentries += 1
@@ -330,8 +330,27 @@ class _Match:
         last.reentries.append({"name": name, "score": seat.total, "reentry": seat.reentries})
         self.snapshot()
 
+    def reentry_score(self) -> int | None:
+        """The total a player re-entering now starts again from (``match.reentry.score``); ``None`` when nobody
+        is still in, or the rules have no re-entry."""
+        still_in = [p.total for p in self.players.values() if p.active]
+        reentry = self.rs.match.reentry
+        if not still_in or reentry is None or self.max_reentries == 0:
+            return None
+        if reentry.score is ReentryScore.HIGHEST_REMAINING:
+            return max(still_in)
+        if reentry.score is ReentryScore.HIGHEST_PLUS_ONE:
+            return max(still_in) + 1
+        return reentry.fixed_score
+
     def snapshot(self) -> None:
-        self.rounds[-1].standings = [p.standing().to_dict() for p in self.players.values()]
+        """The last round's standings and re-entry offers, as they stand after its last event."""
+        last = self.rounds[-1]
+        last.standings = [p.standing().to_dict() for p in self.players.values()]
+        score = None if self.over else self.reentry_score()
+        last.offers = [] if score is None else [
+            {"name": name, "score": score} for name in last.eliminated
+            if not self.players[name].active and not self.players[name].out_for_good]
 
 
 def play_match(ruleset: Ruleset, rounds: Iterable[MatchEvent], *, players: Sequence[str] | None = None,
