@@ -159,3 +159,20 @@ def test_notation_round_trip_of_random_rounds(name: str) -> None:
 @pytest.mark.parametrize("name", shipped_names())
 def test_notation_round_trip_of_500_random_rounds(name: str) -> None:
     assert notation_round_trip(load(name), rounds=500, max_plies=24, seed=1_000) > 10_000
+
+
+def test_events_in_words(menos: Ruleset) -> None:
+    from loba_dsl.game import format_event
+    from loba_dsl.game.view import seen_event
+
+    rs = menos
+    t = Table.deal(rs, ["Ana", "Beto", "Carla"], "Carla", seed=7)
+    (drew,) = t.play(Draw("Beto", "stock"))
+    card = rs.deck.name(drew.cards[0])
+    assert format_event(drew, rs) == f"Beto drew {card}"
+    # the others are not shown which card came from the stock
+    assert format_event(seen_event(drew, "Ana"), rs) == "Beto drew from the stock"
+    assert format_event(seen_event(drew, "Ana"), rs, "es") == "Beto robó del mazo"
+    (discarded,) = t.play(Discard("Beto", drew.cards[0]))
+    assert format_event(discarded, rs) == f"Beto discarded {card}"
+    assert format_event(discarded, rs, "es") == f"Beto descartó {card}"
