@@ -14,6 +14,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+expect.set_options(timeout=15_000)  # a loaded machine (CI, 2 cores) answers the solver's calls slowly
+
 Prepare = Callable[[Any, str], None]
 
 PLAYERS = ["Ana", "Beto", "Carla", "Dani"]

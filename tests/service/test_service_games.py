@@ -186,3 +186,26 @@ def test_a_house_ruleset_game(client: TestClient) -> None:
     other = {"yaml": "name: casa\nextends: menos\ndeal:\n  cards: 8\n"}  # same name, other rules
     r = client.post("/v1/games/play", json={"record": st["record"], "move": move, "ruleset": other})
     assert r.status_code == 422 and r.json()["errors"][0]["code"] == "bad-record"
+
+
+def test_a_hand_dealt_record_is_refereed(client: TestClient) -> None:
+    """README, "Recording a hand-dealt game": the stock unknown ("stock": null), Carla's hand unknown; a stock
+    draw states its card.  Beto's first turn (rules.md §1: Carla deals, Beto, her right, plays first)."""
+    hands = {"Ana": ["K♠", "Q♥", "J♦", "A♣", "2♠", "3♥", "4♦", "5♠", "JOKER"],
+             "Beto": ["7♠", "7♥", "7♦", "4♣", "5♣", "6♣", "9♠", "9♥", "2♦"], "Carla": ["??"] * 9}
+    rec = {"format": "loba-record/1", "ruleset": "menos", "players": ["Ana", "Beto", "Carla"], "dealer": "Carla",
+           "rounds": [{"deal": {"hands": hands, "upcard": "K♣", "stock": None}, "moves": [
+               {"player": "Beto", "op": "draw", "from": "stock", "card": "9♦"},
+               {"player": "Beto", "op": "meld", "cards": ["7♠", "7♥", "7♦"]},
+               {"player": "Beto", "op": "discard", "card": "2♦"}]}]}
+    move = {"op": "draw", "player": "Ana", "from": "stock", "card": "Q♣"}
+    r = client.post("/v1/games/check", json={"record": rec, "move": move, "ply": 3})
+    assert r.status_code == 200 and r.json()["ok"], r.text
+    r = client.post("/v1/games/play", json={"record": rec, "move": move})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert "Q♣" in body["view"]["hand"] and body["record"]["rounds"][0]["deal"]["stock"] is None
+    # a deal that shows three 7♠ (rules.md §1: two decks hold two) is refused, naming the card
+    hands["Ana"][:2] = ["7♠", "7♠"]
+    r = client.post("/v1/games/check", json={"record": rec, "move": move})
+    assert r.status_code == 422 and "7♠" in r.text
