@@ -8,7 +8,8 @@ cases").
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -30,6 +31,27 @@ PROBLEM = "application/problem+json"
 def client() -> Iterator[TestClient]:
     with TestClient(create_app(Limits(solvers=1))) as c:
         yield c
+
+
+def run_in_own_loop(main: Callable[[], Awaitable[None]]) -> None:
+    """Run ``main`` under anyio in a thread of its own: the thread running the tests may already hold an event
+    loop (Playwright's sync API keeps one for the browser tests' whole session), and anyio.run refuses to
+    start a second loop in a thread that has one."""
+    import anyio
+
+    failure: list[BaseException] = []
+
+    def body() -> None:
+        try:
+            anyio.run(main)
+        except BaseException as exc:  # handed to the test's thread below
+            failure.append(exc)
+
+    worker = threading.Thread(target=body, name="pool-test-loop")
+    worker.start()
+    worker.join()
+    if failure:
+        raise failure[0]
 
 
 def small(**limits: int) -> TestClient:
@@ -345,8 +367,6 @@ def test_arrange_limits_and_budget(client: TestClient) -> None:
 
 
 def test_pool_stops_a_job_past_its_budget() -> None:
-    import anyio
-
     from loba_service.pool import BudgetExceeded, SolverPool
 
     pool = SolverPool(1)
@@ -359,7 +379,7 @@ def test_pool_stops_a_job_past_its_budget() -> None:
         assert await pool.run("ping", (0.0,), 30.0) == "pong"
 
     try:
-        anyio.run(run)
+        run_in_own_loop(run)
     finally:
         pool.close()
     assert pool.alive() == 0
@@ -501,6 +521,6 @@ def test_pool_busy_past_the_queue_wait() -> None:
                 await pool.run("ping", (0.0,), 5.0)
 
     try:
-        anyio.run(run)
+        run_in_own_loop(run)
     finally:
         pool.close()
