@@ -115,6 +115,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "SimReport": "loba_dsl.simulation",
     "simulation_text": "loba_dsl.simulation.text",
     "DiffReport": "loba_dsl.compare",
+    "WitnessBudget": "loba_dsl.compare",
     # search budgets
     "Budget": "loba_dsl.budget",
     "BudgetExceeded": "loba_dsl.errors",
@@ -185,6 +186,7 @@ __all__ = [
     "Table",
     "TableCache",
     "Verdict",
+    "WitnessBudget",
     "arrange_hand",
     "arrangement_dict",
     "arrangement_text",
@@ -258,6 +260,7 @@ if TYPE_CHECKING:
     from loba_dsl.cards.notation import Notation as Notation
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
     from loba_dsl.compare import DiffReport as DiffReport
+    from loba_dsl.compare import WitnessBudget as WitnessBudget
     from loba_dsl.compare import diff as diff
     from loba_dsl.compare import play_stats as play_stats
     from loba_dsl.defaults import DEFAULT_RULESET as DEFAULT_RULESET
