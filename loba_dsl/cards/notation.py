@@ -2,10 +2,11 @@
 
 A card is a rank spelling followed by a suit spelling (``A♠``, ``as``, ``T♡``,
 ``10♥️``) or a Joker spelling (``JOKER``, ``JK``, ``🃏``); tokens are separated by
-white space, commas or hyphens.  A rank and its suit may also be two words (``7 picas`` with
-``--lang es``, ``1 oros``): a rank alone is never a card, so the word after it is read as its suit.  Every spelling of every card is put once in a
-dict, so parsing is one split and one dict look-up per token; only a bad token
-sends the text to the slow pass that locates every bad token at once.
+white space, commas or hyphens.  A rank and its suit may also be two words (``7 picas``
+with ``--lang es``, ``1 oros``): a rank alone is never a card, so the word after it is read
+as its suit.  Every spelling of every card is put once in a dict, so parsing is one split
+and one dict look-up per token; only a bad token sends the text to the slow pass that
+locates every bad token at once.
 
 >>> from loba_dsl.cards.deck import Deck, Rank, Suit
 >>> deck = Deck(suits=(Suit("spades", "♠", ("♤", "s")), Suit("hearts", "♥", ("♡", "h"))),
