@@ -21,9 +21,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import __version__
+from loba_dsl import __version__, decode_utf8
 from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import InputError, LobaError
+from loba_dsl.errors import InputError, LobaError, RulesetError
 from loba_dsl.rules.model import Ruleset
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
@@ -108,6 +108,7 @@ class Service:
         try:
             value: T = dec.decode(body)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # bytes that are not UTF-8: said first, in the one wording of every surface
             raise body_error(e, body) from None
         return value
 
@@ -236,6 +237,7 @@ async def _ndjson_batch(svc: Service, body: bytes, name: str, lang: str | None) 
         try:
             line = dec.decode(raw)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # not UTF-8: the one wording of every surface, located in the body
             err = body_error(e, raw, media="NDJSON")
             for item in err.errors:
                 if item.location.line is not None:
@@ -336,12 +338,7 @@ async def validate(svc: Service, request: Request) -> Response:
     body = await svc.body(request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype in YAML_TYPES:
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as e:
-            message = f"the YAML is not UTF-8 text ({e.reason} at byte {e.start})"
-            raise ServiceError(422, "bad-body", "The body is not UTF-8", message,
-                               [ErrorItem(code="malformed", message=message)]) from None
+        text = decode_utf8(body, file or bodies.UNNAMED_RULESET, error=RulesetError)
         if len(text) > svc.limits.max_yaml:
             message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
             raise ServiceError(422, "limit", "A limit of the service was passed", message,
