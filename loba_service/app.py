@@ -70,6 +70,8 @@ class Service:
         """Requests answered 500 (a real bug); the fuzz tests prove it stays 0."""
         self._decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
         self.games: Any = None
+        self.tables: Any = None
+        """The live tables (:class:`loba_service.tables.Tables`)."""
 
     # ------------------------------------------------------------ reading requests
 
@@ -373,12 +375,15 @@ async def healthz(svc: Service, request: Request) -> Response:
 # ---------------------------------------------------------------- the app
 
 
-def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> Starlette:
+def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tables: Any = None) -> Starlette:
     """The service as an ASGI app.  ``start_solvers``: start the solver processes at start-up (``loba
-    serve`` does) rather than at the first heavy call."""
+    serve`` does) rather than at the first heavy call.  ``tables``: the live tables' settings
+    (:class:`loba_service.tables.TablesConfig`; default from the environment)."""
     from loba_service import openapi, pages
+    from loba_service import tables as live_tables
 
     svc = Service(limits)
+    svc.tables = live_tables.Tables(svc, tables)
     document = openapi.document(svc.limits)
     encoded = msgspec.json.encode(document)
     routes: list[tuple[str, Callable[[Service, Request], Awaitable[Response]], str]] = [
@@ -395,7 +400,7 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
     ]
     from loba_service import games, sheets
 
-    routes += games.routes() + sheets.routes()
+    routes += games.routes() + sheets.routes() + live_tables.routes()
 
     async def openapi_json(request: Request) -> Response:
         return Response(encoded, media_type=JSON)
@@ -418,15 +423,18 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if start_solvers:
             await anyio.to_thread.run_sync(svc.pool.start)
+        await svc.tables.start()
         try:
             yield
         finally:
+            await svc.tables.close()
             await anyio.to_thread.run_sync(svc.pool.close)
 
     app = Starlette(
         routes=[
             *(Route(path, _guarded(svc, fn), methods=[method]) for path, fn, method in routes),
             Route("/openapi.json", openapi_json, methods=["GET"]),
+            *live_tables.socket_routes(svc),
             *pages.routes(),  # the card-table page at /, its files at /static/NAME, the API's at /docs
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},
