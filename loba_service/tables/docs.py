@@ -43,7 +43,9 @@ def _op(summary: str, description: str, ok: int, response: dict[str, Any], error
         op["requestBody"] = {"required": True, "content": {"application/json": {"schema": _ref(request)}}}
     problem = {"application/problem+json": {"schema": {"$ref": REF.format(name="Problem")}}}
     op["responses"] = {str(ok): {"description": "OK", "content": {"application/json": {"schema": response}}},
-                       **{str(s): {"description": _WHY[s], "content": problem} for s in (*errors, 501)}}
+                       **{str(s): {"description": _WHY[s], "content": problem} for s in (*errors, 501)},
+                       "500": {"description": "A bug in the service (it is logged); never expected for any input.",
+                               "content": problem}}
     return op
 
 
