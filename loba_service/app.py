@@ -400,19 +400,17 @@ async def diff(svc: Service, request: Request) -> Response:
 
 async def rulesets(svc: Service, request: Request) -> Response:
     """The shipped rulesets, each with its one-line description."""
-    from loba_dsl.rules.loading import shipped_names
+    from loba_dsl import catalogue_dict, shipped_names
 
-    def work() -> dict[str, Any]:
-        return {"default": DEFAULT_RULESET,
-                "rulesets": [{"name": n, "description": svc.rulesets.shipped(n).description}
-                             for n in shipped_names()]}
+    def work() -> dict[str, Any]:  # the object `loba rulesets --json` prints
+        return catalogue_dict([svc.rulesets.shipped(n) for n in shipped_names()], DEFAULT_RULESET)
 
     return _json(await anyio.to_thread.run_sync(work))
 
 
 async def ruleset_show(svc: Service, request: Request) -> Response:
     """One shipped ruleset as resolved, with the origin (file:line) of every value."""
-    from loba_dsl.rules.loading import shipped_names
+    from loba_dsl import shipped_names, show_dict
 
     name = request.path_params["name"]
     if name not in shipped_names():
@@ -421,7 +419,7 @@ async def ruleset_show(svc: Service, request: Request) -> Response:
                            [ErrorItem(code="not-found", message=message,
                                       hint="GET /v1/rulesets lists them")])
     rs = await svc.ruleset(name)
-    return _json(engine.show(rs))
+    return _json(show_dict(rs))  # the object `loba show --json --origin` prints
 
 
 async def validate(svc: Service, request: Request) -> Response:
@@ -440,12 +438,13 @@ async def validate(svc: Service, request: Request) -> Response:
             message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
             raise ServiceError(422, "limit", "A limit of the service was passed", message,
                                [ErrorItem(code="limit", message=message)])
-        req = bodies.ValidateRequest(yaml=text, file=file or "house.yaml")
+        req = bodies.ValidateRequest(yaml=text, file=file)
     else:
         req = svc.decode(bodies.ValidateRequest, body)
 
     # Compiled in a solver process: a YAML bomb or a deeply nested block costs that process, never the server.
-    return _json(await svc.in_process(request, "validate", (req.file, req.yaml)))
+    source = req.file or bodies.UNNAMED_RULESET  # never a file name the client did not send
+    return _json(await svc.in_process(request, "validate", (source, req.yaml)))
 
 
 async def healthz(svc: Service, request: Request) -> Response:

@@ -112,8 +112,9 @@ def arrange_request(spec: tuple[str, str, str], req: Any, limits: Any, seconds: 
     a worker thread of the server (each thread keeps its own solvers: their caches are not shared)."""
     if cards is None:
         cards = arrange_cards(_rulesets().get_spec(spec), req, limits)
-    # As the player stands: arrange_hand refuses a missing or unknown round itself (422).
-    stands = (bool(req.opened), req.round) if req.opened is not None or req.round is not None else None
+    # As the player stands, with `loba arrange`'s default (not opened): arrange_hand refuses a missing or
+    # unknown round of a ruleset with contracts itself (422).
+    stands = (bool(req.opened), req.round)
     return arrange(spec, cards, req.discard, req.opening, req.contract, req.players, seconds, stands, local=local)
 
 
@@ -171,12 +172,6 @@ def _validate(file: str, text: str) -> Any:
     return engine.validate(_rulesets(), file, text)
 
 
-def _show(spec: tuple[str, str, str]) -> Any:
-    from loba_service import engine
-
-    return engine.show(_rulesets().get_spec(spec))
-
-
 def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any) -> Any:
     from loba_service import games
 
@@ -185,7 +180,7 @@ def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any) -> Any:
 
 CALLS: dict[str, Callable[..., Any]] = {
     "arrange": arrange_request, "check": _check, "check_batch": _check_batch, "score_round": _score_round,
-    "score_match": _score_match, "validate": _validate, "show": _show, "game": _game}
+    "score_match": _score_match, "validate": _validate, "game": _game}
 
 
 def hog(megabytes: int) -> int:
