@@ -322,9 +322,9 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     if t.joker_replacement:
         for m in s.melds:
             for st in sorted({st for st, w in zip(m.stands, m.wild, strict=True) if w and st in hand}):
-                mv = ReplaceJoker(player, m.number, st, deck=deck)
-                if _judged(rs, s, mv):
-                    yield mv
+                rj = ReplaceJoker(player, m.number, st, deck=deck)
+                if _judged(rs, s, rj):
+                    yield rj
     if t.wild_move is not WildMove.NONE:
         for m in s.melds:
             if m.run:
