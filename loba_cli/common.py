@@ -190,9 +190,7 @@ def check_command(words: list[str] | None, ruleset: str = DEFAULT_RULESET, lang:
     if file is not None:
         return _check_batch(file, rs, lang, as_json)
     assert cards is not None
-    result = guard(lambda: _check_one(cards, rs, lang))
-    if not result.cards:
-        fail("error: no cards given (e.g. loba check \"A♣ 2♣ JOKER\")")
+    result = guard(lambda: _check_one(cards, rs, lang))  # no cards at all: the library's "no cards given"
     from loba_dsl import check_text
 
     emit(dumps(result.to_dict()) if as_json else check_text(result))

@@ -286,8 +286,9 @@ async def arrange(svc: Service, request: Request) -> Response:
     if req.players is not None and not rs.players.min <= req.players <= rs.players.max:
         raise InputError(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, not {req.players}")
     budget = svc.budget(req.budget_ms)
-    # As the player stands: arrange_hand (in the job) refuses a missing or unknown round itself (422).
-    stands = (bool(req.opened), req.round) if req.opened is not None or req.round is not None else None
+    # As the player stands, with `loba arrange`'s default (not opened): arrange_hand (in the job) refuses a
+    # missing or unknown round of a ruleset with contracts itself (422).
+    stands = (bool(req.opened), req.round)
     args = (spec_of(req.ruleset), tuple(cards), req.discard, req.opening, req.contract, req.players, budget, stands)
     return _json(await svc.solve("arrange", args, budget))
 
@@ -307,19 +308,17 @@ async def diff(svc: Service, request: Request) -> Response:
 
 async def rulesets(svc: Service, request: Request) -> Response:
     """The shipped rulesets, each with its one-line description."""
-    from loba_dsl.rules.loading import shipped_names
+    from loba_dsl import catalogue_dict, shipped_names
 
-    def work() -> dict[str, Any]:
-        return {"default": DEFAULT_RULESET,
-                "rulesets": [{"name": n, "description": svc.rulesets.shipped(n).description}
-                             for n in shipped_names()]}
+    def work() -> dict[str, Any]:  # the object `loba rulesets --json` prints
+        return catalogue_dict([svc.rulesets.shipped(n) for n in shipped_names()], DEFAULT_RULESET)
 
     return _json(await anyio.to_thread.run_sync(work))
 
 
 async def ruleset_show(svc: Service, request: Request) -> Response:
     """One shipped ruleset as resolved, with the origin (file:line) of every value."""
-    from loba_dsl.rules.loading import shipped_names
+    from loba_dsl import shipped_names, show_dict
 
     name = request.path_params["name"]
     if name not in shipped_names():
@@ -328,7 +327,7 @@ async def ruleset_show(svc: Service, request: Request) -> Response:
                            [ErrorItem(code="not-found", message=message,
                                       hint="GET /v1/rulesets lists them")])
     rs = await svc.ruleset(name)
-    return _json(engine.show(rs))
+    return _json(show_dict(rs))  # the object `loba show --json --origin` prints
 
 
 async def validate(svc: Service, request: Request) -> Response:
@@ -347,20 +346,18 @@ async def validate(svc: Service, request: Request) -> Response:
             message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
             raise ServiceError(422, "limit", "A limit of the service was passed", message,
                                [ErrorItem(code="limit", message=message)])
-        req = bodies.ValidateRequest(yaml=text, file=file or "house.yaml")
+        req = bodies.ValidateRequest(yaml=text, file=file)
     else:
         req = svc.decode(bodies.ValidateRequest, body)
+    from loba_dsl import validation_dict
 
-    def work() -> dict[str, Any]:
+    source = req.file or bodies.UNNAMED_RULESET  # never a file name the client did not send
+
+    def work() -> dict[str, Any]:  # the object `loba validate --json` prints
         try:
-            rs = svc.rulesets.house(req.file, req.yaml)
+            return validation_dict(source, svc.rulesets.house(source, req.yaml))
         except LobaError as e:
-            from loba_service.problems import error_items
-
-            return {"file": req.file, "valid": False, "name": None, "kinds": [],
-                    "errors": error_items(e), "extends": None, "deck": None}
-        return {"file": req.file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds], "errors": [],
-                "extends": engine.extends(rs), "deck": engine.deck(rs)}
+            return validation_dict(source, e)
 
     return _json(await anyio.to_thread.run_sync(work))
 

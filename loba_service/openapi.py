@@ -107,9 +107,10 @@ def document(limits: Limits | None = None) -> dict[str, Any]:
             bodies.MatchOut, request=bodies.ScoreMatchRequest, errors=post, tag="scoring", op_id="scoreMatch")},
         "/v1/arrange": {"post": _op(
             "Arrange a hand", "The best arrangement into melds (as `loba arrange --json`), optionally after the "
-            "best discard, and the best opening / contract lay-down.  With `opened` or `round`, as the player "
-            "stands (`loba arrange --opened/--round`): before opening, only a lay-down that meets the opening "
-            "minimum or the round's contract, and `can_go_out` with it.  Runs in a solver process within "
+            "best discard, and the best opening / contract lay-down.  As the player stands, with the CLI's default "
+            "(`loba arrange`, `--opened`, `--round`): until `opened` is true, only a lay-down that meets the "
+            "opening minimum or the round's contract goes down (a ruleset with contracts needs `round`), and "
+            "`can_go_out` says whether the hand can go out with one.  Runs in a solver process within "
             f"`budget_ms` (default {limits.solver_budget_ms}, at most {limits.max_budget_ms}); past it: 422 "
             f"`budget-exceeded`.  At most {limits.max_hand} cards.",
             bodies.ArrangeResponse, request=bodies.ArrangeRequest, errors=heavy, tag="solver", op_id="arrange")},

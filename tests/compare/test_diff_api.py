@@ -148,6 +148,22 @@ def test_bad_statistics_arguments(menos: Ruleset, uruguay: Ruleset) -> None:
         diff(menos, uruguay, witnesses=False, deals=5, stats=lambda a, b: {})
 
 
+def test_the_facades_budget_is_what_diff_takes(menos: Ruleset, uruguay: Ruleset) -> None:
+    # loba_dsl.Budget, the budget of every search, bounds the witness search too: its seconds the time, its
+    # steps the examples tried.  rules.md §4 uruguay: the 2s become wild and A/2 change value (menos §1).
+    import loba_dsl as loba
+
+    timed = loba.diff(menos, uruguay, budget=loba.Budget(seconds=60))
+    assert not timed.same and timed.witnesses
+    assert timed.to_dict() == diff(menos, uruguay, budget=60.0).to_dict()
+    one = loba.diff(menos, uruguay, budget=loba.Budget(steps=1))
+    assert one.stopped and set(one.stopped.values()) == {"1 examples"}
+    assert len(one.witnesses) <= 1
+    for wrong in ("fast", True, -1.0):
+        with pytest.raises(InputError):
+            loba.diff(menos, uruguay, budget=wrong)  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------- the layout (issue 8 §6)
 
 ORDER = ["records", "rules", "witness_search", "witness", "stats", "report", "__init__"]
