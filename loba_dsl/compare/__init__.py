@@ -27,7 +27,7 @@ from loba_dsl.budget import Budget as SearchBudget
 from loba_dsl.compare.records import AREAS, Budget, Change, Detail, Key, RulesDiff, Witness, WitnessBudget
 from loba_dsl.compare.report import DiffReport, StatsHook
 from loba_dsl.compare.rules import diff_rules
-from loba_dsl.compare.stats import Figure, PlayStats, play_stats
+from loba_dsl.compare.stats import MAX_DEALS, Figure, PlayStats, play_stats
 from loba_dsl.compare.witness import WitnessSearch, find_witnesses
 from loba_dsl.errors import InputError
 from loba_dsl.rules.model import Ruleset
@@ -71,8 +71,8 @@ def diff(a: Ruleset, b: Ruleset, *, witnesses: bool = True,
         if not isinstance(rs, Ruleset):
             raise InputError(f"diff compares loaded rulesets; the {side} is a {type(rs).__name__}",
                              hint="load it first, e.g. load(name)")
-    if deals is not None and deals < 0:
-        raise InputError(f"deals must be 0 or more, not {deals}")
+    if deals is not None and not 0 <= deals <= MAX_DEALS:
+        raise InputError(f"the number of deals is 0 to {MAX_DEALS:,}, not {deals:,}")
     if deals and stats is not None:
         raise InputError("give either deals or a stats hook, not both")
     rules = diff_rules(a, b)

@@ -48,8 +48,9 @@ class _HasRecord(Protocol):
     def record(self) -> dict[str, Any]: ...
 
 FORMAT = "loba-record/1"
-MAX_BYTES = 16 * 1024 * 1024
-"""The largest record read (a 100,000-move record is about 5.4 MB)."""
+MAX_BYTES = 8 * 1024 * 1024
+"""The largest record read (a 100,000-move record is about 5.4 MB; 8 MiB of the most memory-hungry JSON,
+``[{}, {}, ...]``, parses into about 250 MB before it is refused)."""
 MAX_DEPTH = 32
 """The deepest nesting of JSON a record may hold (a record itself needs 6)."""
 _KEYS = ("format", "ruleset", "players", "dealer", "rounds", "target")
