@@ -9,6 +9,7 @@ export function initArrange() {
   const select = document.getElementById("arrange-ruleset");
   const input = document.getElementById("arrange-cards");
   const discard = document.getElementById("arrange-discard");
+  const opened = document.getElementById("arrange-opened");
   const out = document.getElementById("arrange-result");
   const serial = new Serial();
   let choice = fillSelect(select, null);
@@ -77,7 +78,9 @@ export function initArrange() {
     }
     last = { working: true };
     render();
-    const body = { cards, ruleset: refOf(choice), discard: discard.checked, budget_ms: 5000 };
+    // As the player stands, as `loba arrange` does: until opened, only a lay-down meeting the opening minimum
+    // or the round's contract goes down.
+    const body = { cards, ruleset: refOf(choice), discard: discard.checked, opened: opened.checked, budget_ms: 5000 };
     serial.run(() => api("POST", "/v1/arrange", body), (value, error) => {
       last = error ? { error } : { value };
       render();
