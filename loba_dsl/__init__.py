@@ -142,6 +142,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "RulesetError": "loba_dsl.errors",
     "DSLError": "loba_dsl.errors",
     "Location": "loba_dsl.errors",
+    "decode_utf8": "loba_dsl.errors",
 }
 
 __all__ = [
@@ -198,6 +199,7 @@ __all__ = [
     "check_opening",
     "check_text",
     "deck_dict",
+    "decode_utf8",
     "diff",
     "diff_text",
     "dump_record",
@@ -271,6 +273,7 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.errors import decode_utf8 as decode_utf8
     from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
     from loba_dsl.game import InvalidMove as InvalidMove

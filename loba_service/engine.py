@@ -17,8 +17,10 @@ from loba_dsl.rules.model import Ruleset
 from loba_service.bodies import MatchRoundIn, PlayerIn, ScoreMatchRequest, ScoreRoundRequest
 from loba_service.limits import Limits
 from loba_service.problems import ServiceError, error_items, plain
+from loba_service.work import Deadline
 
-__all__ = ["check_many", "check_one", "kind_verdicts", "parse_hand", "score_match", "score_round"]
+__all__ = ["check_many", "check_one", "kind_verdicts", "ndjson_lines", "parse_hand", "score_match", "score_round",
+           "validate"]
 
 
 def _too_many(what: str, n: int, limit: int) -> ServiceError:
@@ -60,10 +62,13 @@ def kind_verdicts(rs: Ruleset, cards: tuple[Card, ...]) -> list[dict[str, Any]]:
 
 
 def check_many(items: Iterable[tuple[str, str]], rs: Ruleset, lang: str | None,
-               limits: Limits) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(id, result or error) for each (id, cards); a bad item does not stop the others."""
+               limits: Limits, deadline: Deadline | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(id, result or error) for each (id, cards); a bad item does not stop the others.  ``deadline``: the
+    request's budget, looked at between two melds (past it, or once the client has gone, the batch stops)."""
     seen: dict[str, dict[str, Any]] = {}
     for key, text in items:
+        if deadline is not None:
+            deadline.check()
         hit = seen.get(text)
         if hit is None:
             try:
@@ -74,6 +79,28 @@ def check_many(items: Iterable[tuple[str, str]], rs: Ruleset, lang: str | None,
                 hit = {"input": text, "valid": None, "errors": plain(e.problem().errors)}
             seen[text] = hit
         yield key, hit
+
+
+def ndjson_lines(results: Iterable[tuple[str, dict[str, Any]]]) -> bytes:
+    """The NDJSON answer of a batch: one ``{"id", ...result}`` per line."""
+    import msgspec
+
+    enc = msgspec.json.Encoder()
+    out = bytearray()
+    for key, result in results:
+        out += enc.encode({"id": key, **result})
+        out += b"\n"
+    return bytes(out)
+
+
+def validate(cache: Any, file: str, text: str) -> dict[str, Any]:
+    """``loba validate --json`` of a house ruleset (compiled through ``cache``, a ``RulesetCache``)."""
+    from loba_dsl import validation_dict
+
+    try:
+        return dict(validation_dict(file, cache.house(file, text)))
+    except LobaError as e:
+        return dict(validation_dict(file, e))
 
 
 def parse_hand(rs: Ruleset, text: str, lang: str | None, limit: int, source: str = "<cards>") -> tuple[Card, ...]:
