@@ -276,13 +276,11 @@ def _solver(rs: Any, seconds: float) -> Any:
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
                  line: int, *, opened: bool = False, round_number: int | None = None) -> str:
-    from loba_dsl import arrange_hand, arrangement_dict, arrangement_text
+    from loba_dsl import arrange_hand, arranged_hand_dict, arranged_hand_text
 
     hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
                         line=line, discard=discard)
-    if as_json:
-        return _dumps(arrangement_dict(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
-    return str(arrangement_text(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
+    return _dumps(arranged_hand_dict(hand, rs)) if as_json else arranged_hand_text(hand, rs)
 
 
 # ---------------------------------------------------------------- diff
@@ -367,15 +365,13 @@ def _simulated_play(matches: int, bots: str, deals: int, seed: int) -> Any:
 def rulesets_cmd(as_json: JsonOpt = False) -> None:
     """List the shipped rulesets with a one-line description."""
     _json_mode(as_json)
-    from loba_dsl import shipped_names
+    from loba_dsl import catalogue_dict, shipped_names
 
-    def body() -> list[tuple[str, str]]:
-        return [(name, _load(name).description) for name in shipped_names()]
-
-    rows = _guard(body)
-    if as_json:
-        _emit(_dumps([{"name": n, "description": d} for n, d in rows]))
+    rulesets = _guard(lambda: [_load(name) for name in shipped_names()])
+    if as_json:  # the object GET /v1/rulesets answers
+        _emit(_dumps(catalogue_dict(rulesets, DEFAULT_RULESET)))
         return
+    rows = [(rs.name, rs.description) for rs in rulesets]
     width = max(len(n) for n, _ in rows)
     for name, description in rows:
         default = " (default)" if name == DEFAULT_RULESET else ""
@@ -390,14 +386,11 @@ def show(
 ) -> None:
     """Print a ruleset as resolved (after `extends` and defaults)."""
     _json_mode(as_json)
-    from loba_dsl import ruleset_text
+    from loba_dsl import ruleset_text, show_dict
 
     rs = _guard(lambda: _load(name))
-    if as_json:
-        out: dict[str, Any] = {"ruleset": rs.document}
-        if origin:
-            out["origins"] = {".".join(str(p) for p in path): where for path, where in rs.origins.items()}
-        _emit(_dumps(out))
+    if as_json:  # with --origin, the object GET /v1/rulesets/{name} answers
+        _emit(_dumps(show_dict(rs, origins=origin)))
         return
     _emit(ruleset_text(rs, origin=origin).rstrip("\n"))
 
@@ -409,7 +402,7 @@ def validate(
 ) -> None:
     """Check a house ruleset: exit 0 valid, 1 invalid, 2 unreadable."""
     _json_mode(as_json)
-    from loba_dsl import LobaError, LobaErrors, load_file
+    from loba_dsl import LobaError, LobaErrors, load_file, validation_dict
 
     if file != "-" and not os.path.isfile(file):
         _fail(f"error: no such file: {file}" if not os.path.exists(file) else f"error: not a file: {file}")
@@ -423,18 +416,14 @@ def validate(
     except LobaError as e:
         errors = e.errors if isinstance(e, LobaErrors) else (e,)
         code = 2 if any(x.code == "unreadable" for x in errors) else 1
-        if as_json:
-            _emit(_dumps({"file": file, **error_json(e), "valid": False, "errors": e.to_dict()["errors"]}))
+        if as_json:  # the object POST /v1/rulesets/validate answers
+            _emit(_dumps(validation_dict(file, e)))
         sys.stderr.write(e.render() + "\n")
         raise typer.Exit(code) from None
     for warning in rs.warnings:  # legal but surely not meant: said, never an error (issue 10)
         sys.stderr.write(warning.render() + "\n")
     if as_json:
-        warnings = [{"message": w.message, "hint": w.hint, "location": None if w.location is None else {
-            "file": w.location.source, "line": w.location.line, "column": w.location.column,
-            "length": w.location.length}} for w in rs.warnings]
-        _emit(_dumps({"file": file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds],
-                      "warnings": warnings}))
+        _emit(_dumps(validation_dict(file, rs)))
     else:
         parents = " -> ".join(Path(f).name for f in rs.files)
         _emit(f"{file}: valid ruleset '{rs.name}' ({parents}; meld kinds: {', '.join(k.name for k in rs.kinds)})")

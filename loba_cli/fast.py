@@ -10,9 +10,9 @@ repeated option wins, as in Click) and answers None for anything else: ``--help`
 misspelt option, a missing or option-like value, ``--``, a short option with its value attached,
 a number that is not plain digits, shell completion.  :func:`run` then runs
 :func:`loba_cli.common.check_command`, the body the Typer command runs, and ends the way Typer's
-``main`` ends a command (an interruption exit 130, end of input "Aborted!" exit 1, a closed pipe
-exit 1), so the output, the exit code and the JSON are those of the Typer path; a None from
-:func:`run` means "not mine: run the Typer app".
+``main`` ends a command (an interruption exit 130, end of input "Aborted!" exit 1; a closed pipe or a
+full disk is :func:`loba_cli.main.main`'s, for every command alike), so the output, the exit code and
+the JSON are those of the Typer path; a None from :func:`run` means "not mine: run the Typer app".
 
 >>> parse_check(["check", "A♣", "2♣", "JOKER", "-r", "house.yaml", "--json"])
 {'words': ['A♣', '2♣', 'JOKER'], 'ruleset': 'house.yaml', 'as_json': True}
@@ -105,36 +105,8 @@ def run(argv: list[str]) -> int | None:
         return 1
     except KeyboardInterrupt:
         return 130
-    except OSError as e:
-        import errno
-
-        if e.errno != errno.EPIPE:
-            raise
-        sys.stdout = _Pacified(sys.stdout)
-        sys.stderr = _Pacified(sys.stderr)
-        return 1
 
 
 def _say(text: str) -> None:
     sys.stderr.write(text)
     sys.stderr.flush()
-
-
-class _Pacified:
-    """A stream whose flush ignores a closed pipe (Click's ``PacifyFlushWrapper``): the interpreter
-    flushes stdout and stderr as it exits, and a reader that went away is not an error then."""
-
-    def __init__(self, wrapped: Any) -> None:
-        self.wrapped = wrapped
-
-    def flush(self) -> None:
-        try:
-            self.wrapped.flush()
-        except OSError as e:
-            import errno
-
-            if e.errno != errno.EPIPE:
-                raise
-
-    def __getattr__(self, attr: str) -> Any:
-        return getattr(self.wrapped, attr)

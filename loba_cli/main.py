@@ -11,9 +11,10 @@ command modules -> :mod:`loba_cli.app` -> :mod:`loba_cli.common` -> the ``loba_d
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     import typer
@@ -70,27 +71,83 @@ def app_for(argv: list[str]) -> typer.Typer:
     return app
 
 
+class OutputFailed(Exception):
+    """Writing the command's output failed (``error.errno`` EPIPE: its reader went away)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror or str(error))
+        self.error = error
+
+
+class _Output:
+    """Standard output, whose write and flush failures are :class:`OutputFailed` rather than ``OSError``:
+    Click ends a command that met a closed pipe with exit 1, which is ``loba check``'s "not legal", and a
+    full disk would be an internal error; :func:`main` gives each its own ending."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except OSError as e:
+            raise OutputFailed(e) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as e:
+            raise OutputFailed(e) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that nothing more is written (nor fails) at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115  (lives as long as the process)
+
+
 def main() -> None:
     """Console-script entry point: our errors exit 2 (each command's guard), an interruption 130, and
     anything else is a bug: "internal error, please report" on stderr and exit 3, never a traceback
-    (``LOBA_TRACEBACK=1`` prints it)."""
+    (``LOBA_TRACEBACK=1`` prints it).  The output's own failures are neither: a reader that went away
+    (``loba ... | head``) ends the command silently with 141 (as a shell reports a process a closed pipe
+    stopped), and an output that cannot be written (standard output closed, a full disk) says so and exits 2."""
     argv = sys.argv[1:]
+    if sys.stderr is None:  # nowhere to say anything: still end as below, silently
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    if sys.stdout is None:  # started with standard output closed
+        _silence_stdout()
+        _cannot_write("standard output is closed")
+    sys.stdout = _Output(sys.stdout)
     try:
-        from loba_cli.fast import run
+        try:
+            from loba_cli.fast import run
 
-        code = run(argv)
-        if code is not None:
-            sys.exit(code)
-        app_for(argv)()
+            code = run(argv)
+            if code is not None:
+                sys.exit(code)
+            app_for(argv)()
+        finally:
+            sys.stdout.flush()  # the last of the output is written here, where its failure is still ours
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
     except SystemExit:
         raise
-    except BrokenPipeError:  # the reader went away (``loba ... | head``): nothing more to say
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(141)
+    except (OutputFailed, BrokenPipeError) as e:
+        error = e.error if isinstance(e, OutputFailed) else e
+        _silence_stdout()
+        if error.errno == errno.EPIPE:  # the reader went away: nothing more to say
+            sys.exit(141)
+        _cannot_write(error.strerror or str(error))
     except Exception as e:  # the one place every other exception ends
         from loba_dsl import LobaError
 
@@ -105,6 +162,15 @@ def main() -> None:
         sys.stderr.write(f"loba: internal error, please report it: {type(e).__name__}"
                          + (f": {detail}" if detail else "") + "\n")
         sys.exit(3)
+
+
+def _cannot_write(why: str) -> NoReturn:
+    try:
+        sys.stderr.write(f"loba: cannot write the output: {why}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    sys.exit(2)
 
 
 if __name__ == "__main__":  # python -m loba_cli.main

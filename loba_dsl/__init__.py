@@ -115,6 +115,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "SimReport": "loba_dsl.simulation",
     "simulation_text": "loba_dsl.simulation.text",
     "DiffReport": "loba_dsl.compare",
+    "WitnessBudget": "loba_dsl.compare",
     # search budgets
     "Budget": "loba_dsl.budget",
     "BudgetExceeded": "loba_dsl.errors",
@@ -125,8 +126,17 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "match_text": "loba_dsl.render",
     "arrangement_text": "loba_dsl.render",
     "arrangement_dict": "loba_dsl.render",
+    "arranged_hand_text": "loba_dsl.render",
+    "arranged_hand_dict": "loba_dsl.render",
     "diff_text": "loba_dsl.render",
     "ruleset_text": "loba_dsl.render",
+    # rulesets as JSON, one shape on every surface
+    "catalogue_dict": "loba_dsl.rules.describe",
+    "deck_dict": "loba_dsl.rules.describe",
+    "error_item": "loba_dsl.rules.describe",
+    "extends_name": "loba_dsl.rules.describe",
+    "show_dict": "loba_dsl.rules.describe",
+    "validation_dict": "loba_dsl.rules.describe",
     # errors
     "LobaError": "loba_dsl.errors",
     "LobaErrors": "loba_dsl.errors",
@@ -134,6 +144,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "RulesetError": "loba_dsl.errors",
     "DSLError": "loba_dsl.errors",
     "Location": "loba_dsl.errors",
+    "decode_utf8": "loba_dsl.errors",
 }
 
 __all__ = [
@@ -178,19 +189,27 @@ __all__ = [
     "Table",
     "TableCache",
     "Verdict",
+    "WitnessBudget",
     "arrange_hand",
+    "arranged_hand_dict",
+    "arranged_hand_text",
     "arrangement_dict",
     "arrangement_text",
     "bot_names",
+    "catalogue_dict",
     "check",
     "check_contract",
     "check_lines",
     "check_opening",
     "check_text",
+    "deck_dict",
+    "decode_utf8",
     "diff",
     "diff_text",
     "dump_record",
     "enable_disk_cache",
+    "error_item",
+    "extends_name",
     "format_event",
     "format_move",
     "load",
@@ -214,8 +233,10 @@ __all__ = [
     "score_round",
     "score_round_sheet",
     "shipped_names",
+    "show_dict",
     "simulate",
     "simulation_text",
+    "validation_dict",
     "verdict_text",
     "write_match",
 ]
@@ -245,6 +266,7 @@ if TYPE_CHECKING:
     from loba_dsl.cards.notation import Notation as Notation
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
     from loba_dsl.compare import DiffReport as DiffReport
+    from loba_dsl.compare import WitnessBudget as WitnessBudget
     from loba_dsl.compare import diff as diff
     from loba_dsl.compare import play_stats as play_stats
     from loba_dsl.defaults import DEFAULT_RULESET as DEFAULT_RULESET
@@ -255,6 +277,7 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.errors import decode_utf8 as decode_utf8
     from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
     from loba_dsl.game import InvalidMove as InvalidMove
@@ -276,6 +299,8 @@ if TYPE_CHECKING:
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.melds.check import check_lines as check_lines
+    from loba_dsl.render import arranged_hand_dict as arranged_hand_dict
+    from loba_dsl.render import arranged_hand_text as arranged_hand_text
     from loba_dsl.render import arrangement_dict as arrangement_dict
     from loba_dsl.render import arrangement_text as arrangement_text
     from loba_dsl.render import check_text as check_text
@@ -284,6 +309,12 @@ if TYPE_CHECKING:
     from loba_dsl.render import round_text as round_text
     from loba_dsl.render import ruleset_text as ruleset_text
     from loba_dsl.render import verdict_text as verdict_text
+    from loba_dsl.rules.describe import catalogue_dict as catalogue_dict
+    from loba_dsl.rules.describe import deck_dict as deck_dict
+    from loba_dsl.rules.describe import error_item as error_item
+    from loba_dsl.rules.describe import extends_name as extends_name
+    from loba_dsl.rules.describe import show_dict as show_dict
+    from loba_dsl.rules.describe import validation_dict as validation_dict
     from loba_dsl.rules.loading import SHIPPED_ONLY as SHIPPED_ONLY
     from loba_dsl.rules.loading import Resolver as Resolver
     from loba_dsl.rules.loading import ShippedOnly as ShippedOnly

@@ -21,14 +21,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import __version__
+from loba_dsl import __version__, decode_utf8
 from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import InputError, LobaError
+from loba_dsl.errors import LobaError, RulesetError
 from loba_dsl.rules.model import Ruleset
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
 from loba_service.limits import Limits
-from loba_service.pool import BudgetExceeded, Busy, SolverPool
+from loba_service.pool import BudgetExceeded, Busy, OutOfMemory, SolverPool
 from loba_service.problems import (
     ErrorItem,
     ServiceError,
@@ -37,6 +37,7 @@ from loba_service.problems import (
     from_loba_error,
 )
 from loba_service.rulesets import RulesetCache, spec_of
+from loba_service.work import Deadline, Overloaded, Stopped, Threads, watching
 
 __all__ = ["Service", "create_app", "server_app"]
 
@@ -65,11 +66,15 @@ class Service:
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits.from_env()
         self.rulesets = RulesetCache(self.limits.ruleset_cache)
-        self.pool = SolverPool(self.limits.solvers, queue_wait=self.limits.queue_wait_ms / 1000)
+        self.pool = SolverPool(self.limits.solvers, queue_wait=self.limits.queue_wait_ms / 1000,
+                               memory_mb=self.limits.solver_memory_mb)
+        self.threads = Threads(self.limits.threads, self.limits.queue)
         self.bugs = 0
         """Requests answered 500 (a real bug); the fuzz tests prove it stays 0."""
         self._decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
         self.games: Any = None
+        self.tables: Any = None
+        """The live tables (:class:`loba_service.tables.Tables`)."""
 
     # ------------------------------------------------------------ reading requests
 
@@ -108,8 +113,49 @@ class Service:
         try:
             value: T = dec.decode(body)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # bytes that are not UTF-8: said first, in the one wording of every surface
             raise body_error(e, body) from None
+        except RecursionError:
+            raise self.too_deep() from None
         return value
+
+    def too_deep(self) -> ServiceError:
+        limit = self.limits.max_depth
+        message = f"the body nests arrays and objects deeper than the limit of {limit} levels"
+        return ServiceError(422, "limit", "A limit of the service was passed", message,
+                            [ErrorItem(code="limit", message=message)])
+
+    # ------------------------------------------------------------ running the work
+
+    async def in_thread(self, request: Request, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args, deadline)`` in a worker thread, under the request's budget, stopped if the client goes."""
+        deadline = Deadline(self.limits.request_budget_ms / 1000)
+
+        async def work() -> T:
+            return await self.threads.run(fn, *args, deadline)
+
+        try:
+            return await watching(request.receive, work, deadline)
+        except Overloaded:
+            raise ServiceError(503, "busy", "The service is busy",
+                               "every worker thread is busy and the queue is full; retry later",
+                               headers={"Retry-After": "1"}) from None
+        except Stopped as e:
+            raise _stopped(e, deadline.seconds) from None
+
+    async def in_process(self, request: Request, name: str, args: tuple[Any, ...],
+                         budget: float | None = None) -> Any:
+        """``jobs.call(name, *args)`` in a solver process (killed past the budget, bounded in memory),
+        stopped at once if the client goes."""
+        seconds = budget if budget is not None else self.limits.request_budget_ms / 1000
+
+        async def work() -> Any:
+            return await self.solve("call", (name, *args), seconds)
+
+        try:
+            return await watching(request.receive, work)
+        except Stopped as e:
+            raise _stopped(e, seconds) from None
 
     async def ruleset(self, ref: bodies.RulesetRef) -> Ruleset:
         """The ruleset a request names or carries (a house one is compiled off the event loop, once)."""
@@ -127,6 +173,12 @@ class Service:
         (``BudgetExceeded``); the pool kills the process a little later if the job has not answered."""
         try:
             return await self.pool.run(job, args, budget * 1.2 + 0.25)
+        except OutOfMemory:
+            mb = self.limits.solver_memory_mb
+            message = f"the work needed more than the solver's memory limit of {mb} MiB (it was stopped)"
+            raise ServiceError(422, "budget-exceeded", "The solver's memory budget ran out", message,
+                               [ErrorItem(code="budget-exceeded", message=message,
+                                          hint="ask for a smaller hand or simpler house rules")]) from None
         except BudgetExceeded:
             message = f"the solver did not finish within its budget of {budget * 1000:.0f} ms (it was stopped)"
             raise ServiceError(422, "budget-exceeded", "The solver's time budget ran out", message,
@@ -136,15 +188,36 @@ class Service:
             raise ServiceError(503, "busy", "Every solver is busy", "every solver process stayed busy; retry later",
                                headers={"Retry-After": "1"}) from None
         except JobError as e:
+            raise self.solver_error(e, budget) from None
+
+    def solver_error(self, e: JobError | LobaError, budget: float) -> ServiceError:
+        """A solver's library error as a problem: its budget ran out, or the input is wrong."""
+        if isinstance(e, LobaError):
+            from loba_service.problems import error_items, plain
+
+            e = JobError({"detail": e.message, "errors": plain(error_items(e))})
+        if True:
             v = e.value
             items = [msgspec.convert(x, ErrorItem) for x in v.get("errors", [])]
             if any(i.code == "budget" for i in items):  # the library stopped at the budget
                 message = f"the solver did not finish within its budget of {budget * 1000:.0f} ms"
-                raise ServiceError(422, "budget-exceeded", "The solver's time budget ran out", message,
-                                   [ErrorItem(code="budget-exceeded", message=message,
-                                              hint="ask for a smaller hand or a larger budget_ms")]) from None
-            raise ServiceError(422, "bad-input", "The request cannot be processed", str(v.get("detail")),
-                               items) from None
+                return ServiceError(422, "budget-exceeded", "The solver's time budget ran out", message,
+                                    [ErrorItem(code="budget-exceeded", message=message,
+                                               hint="ask for a smaller hand or a larger budget_ms")])
+            return ServiceError(422, "bad-input", "The request cannot be processed", str(v.get("detail")), items)
+
+
+def _stopped(e: Stopped, seconds: float) -> ServiceError:
+    if e.timeout:
+        message = f"the request did not finish within its budget of {seconds * 1000:.0f} ms (it was stopped)"
+        return ServiceError(422, "budget-exceeded", "The request's time budget ran out", message,
+                            [ErrorItem(code="budget-exceeded", message=message,
+                                       hint="send less work per request")])
+    return ServiceError(499, "disconnected", "The client went away", "the client went away; the work was stopped")
+
+
+def _house(ref: object) -> bool:
+    return isinstance(ref, bodies.HouseRuleset)
 
 
 def _query_bool(request: Request, name: str) -> bool:
@@ -195,8 +268,17 @@ async def check(svc: Service, request: Request) -> Response:
     """One meld: the same object as ``loba check --json``."""
     explain_all = _query_bool(request, "explain")
     req = svc.decode(bodies.CheckRequest, await svc.body(request))
+    if _house(req.ruleset):  # a house ruleset's cost is the client's choice: in a solver process
+        args = (spec_of(req.ruleset), req.cards, req.lang, svc.limits, explain_all)
+        return _json(await svc.in_process(request, "check", args))
     rs = await svc.ruleset(req.ruleset)
-    return _json(engine.check_one(req.cards, rs, req.lang, svc.limits, explain_all=explain_all))
+    if len(req.cards) <= 120 and not explain_all:  # a few cards under shipped rules: bounded, well under a ms
+        return _json(engine.check_one(req.cards, rs, req.lang, svc.limits))
+
+    def work(deadline: Deadline) -> dict[str, Any]:
+        return engine.check_one(req.cards, rs, req.lang, svc.limits, explain_all=explain_all)
+
+    return _json(await svc.in_thread(request, work))
 
 
 async def check_batch(svc: Service, request: Request) -> Response:
@@ -206,17 +288,19 @@ async def check_batch(svc: Service, request: Request) -> Response:
     body = await svc.body(request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype == NDJSON:
-        return await _ndjson_batch(svc, body, name or DEFAULT_RULESET, lang)
+        return await _ndjson_batch(svc, request, body, name or DEFAULT_RULESET, lang)
     req = svc.decode(bodies.CheckBatchRequest, body)
     if len(req.inputs) > svc.limits.max_batch:
         raise _batch_limit(len(req.inputs), svc.limits.max_batch)
+    if _house(req.ruleset):
+        args = (spec_of(req.ruleset), list(req.inputs.items()), req.lang, svc.limits, False)
+        return _json(await svc.in_process(request, "check_batch", args))
     rs = await svc.ruleset(req.ruleset)
 
-    def work() -> dict[str, Any]:
-        return dict(engine.check_many(req.inputs.items(), rs, req.lang, svc.limits))
+    def work(deadline: Deadline) -> dict[str, Any]:
+        return dict(engine.check_many(req.inputs.items(), rs, req.lang, svc.limits, deadline))
 
-    results = work() if len(req.inputs) <= 64 else await anyio.to_thread.run_sync(work)
-    return _json({"ruleset": rs.name, "results": results})
+    return _json({"ruleset": rs.name, "results": await svc.in_thread(request, work)})
 
 
 def _batch_limit(n: int, limit: int) -> ServiceError:
@@ -225,7 +309,7 @@ def _batch_limit(n: int, limit: int) -> ServiceError:
                         [ErrorItem(code="limit", message=message)])
 
 
-async def _ndjson_batch(svc: Service, body: bytes, name: str, lang: str | None) -> Response:
+async def _ndjson_batch(svc: Service, request: Request, body: bytes, name: str, lang: str | None) -> Response:
     rs = await svc.ruleset(name)
     lines = body.split(b"\n")
     items: list[tuple[str, str]] = []
@@ -236,6 +320,7 @@ async def _ndjson_batch(svc: Service, body: bytes, name: str, lang: str | None) 
         try:
             line = dec.decode(raw)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # not UTF-8: the one wording of every surface, located in the body
             err = body_error(e, raw, media="NDJSON")
             for item in err.errors:
                 if item.location.line is not None:
@@ -248,48 +333,59 @@ async def _ndjson_batch(svc: Service, body: bytes, name: str, lang: str | None) 
         if len(items) > svc.limits.max_batch:
             raise _batch_limit(len(items), svc.limits.max_batch)
 
-    def work() -> bytes:
-        enc = msgspec.json.Encoder()
-        out = bytearray()
-        for key, result in engine.check_many(items, rs, lang, svc.limits):
-            out += enc.encode({"id": key, **result})
-            out += b"\n"
-        return bytes(out)
+    def work(deadline: Deadline) -> bytes:
+        return engine.ndjson_lines(engine.check_many(items, rs, lang, svc.limits, deadline))
 
-    data = work() if len(items) <= 64 else await anyio.to_thread.run_sync(work)
-    return Response(data, media_type=NDJSON)
+    return Response(await svc.in_thread(request, work), media_type=NDJSON)
 
 
 async def score_round(svc: Service, request: Request) -> Response:
     """One round: the same object as ``loba score --json``."""
     req = svc.decode(bodies.ScoreRoundRequest, await svc.body(request))
+    if _house(req.ruleset):
+        return _json(await svc.in_process(request, "score_round", (spec_of(req.ruleset), req, svc.limits)))
     rs = await svc.ruleset(req.ruleset)
-    return _json(engine.score_round(req, rs, svc.limits))
+
+    def work(deadline: Deadline) -> dict[str, Any]:
+        return engine.score_round(req, rs, svc.limits)
+
+    return _json(await svc.in_thread(request, work))
 
 
 async def score_match(svc: Service, request: Request) -> Response:
     """A match: the same object as ``loba match --json``."""
     req = svc.decode(bodies.ScoreMatchRequest, await svc.body(request))
+    if _house(req.ruleset):
+        return _json(await svc.in_process(request, "score_match", (spec_of(req.ruleset), req, svc.limits)))
     rs = await svc.ruleset(req.ruleset)
-    if req.sheet is not None and len(req.sheet) > 20_000:
-        return _json(await anyio.to_thread.run_sync(engine.score_match, req, rs, svc.limits))
-    return _json(engine.score_match(req, rs, svc.limits))
+
+    def work(deadline: Deadline) -> dict[str, Any]:
+        return engine.score_match(req, rs, svc.limits)
+
+    return _json(await svc.in_thread(request, work))
 
 
 async def arrange(svc: Service, request: Request) -> Response:
     """The best arrangement of a hand, in a solver process under a time budget."""
+    from loba_service import jobs
+
     req = svc.decode(bodies.ArrangeRequest, await svc.body(request))
-    rs = await svc.ruleset(req.ruleset)
-    cards = engine.parse_hand(rs, req.cards, req.lang, svc.limits.max_hand)
-    if not cards:
-        raise InputError("no cards given", hint='e.g. {"cards": "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"}')
-    if req.players is not None and not rs.players.min <= req.players <= rs.players.max:
-        raise InputError(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, not {req.players}")
     budget = svc.budget(req.budget_ms)
-    # As the player stands: arrange_hand (in the job) refuses a missing or unknown round itself (422).
-    stands = (bool(req.opened), req.round) if req.opened is not None or req.round is not None else None
-    args = (spec_of(req.ruleset), tuple(cards), req.discard, req.opening, req.contract, req.players, budget, stands)
-    return _json(await svc.solve("arrange", args, budget))
+    if _house(req.ruleset):  # read, checked and solved in a solver process
+        return _json(await svc.in_process(request, "arrange", (spec_of(req.ruleset), req, svc.limits, budget),
+                                          budget * 1.2 + 0.25))
+    rs = await svc.ruleset(req.ruleset)
+    cards = jobs.arrange_cards(rs, req, svc.limits)
+    if len(cards) <= svc.limits.small_hand:  # answered in a few ms: a worker thread, no process hop
+        def work(deadline: Deadline) -> dict[str, Any]:
+            return jobs.arrange_request(spec_of(req.ruleset), req, svc.limits, budget, cards, local=True)
+
+        try:
+            return _json(await svc.in_thread(request, work))
+        except LobaError as e:
+            raise svc.solver_error(e, budget) from None
+    args = (spec_of(req.ruleset), req, svc.limits, budget, cards)
+    return _json(await svc.solve("arrange_request", args, budget))
 
 
 async def diff(svc: Service, request: Request) -> Response:
@@ -299,27 +395,26 @@ async def diff(svc: Service, request: Request) -> Response:
         message = f"deals is {req.deals}; at most {svc.limits.max_deals} are accepted"
         raise ServiceError(422, "limit", "A limit of the service was passed", message,
                            [ErrorItem(code="limit", message=message, path="$.deals")])
-    await svc.ruleset(req.left)  # errors in either ruleset come back at once, located, before any solving
-    await svc.ruleset(req.right)
+    for ref in (req.left, req.right):  # a shipped name is checked here; a house ruleset in the solver process
+        if not _house(ref):
+            await svc.ruleset(ref)
     args = (spec_of(req.left), spec_of(req.right), req.witnesses, req.deals, req.seed)
     return _json(await svc.solve("diff", args, svc.budget(req.budget_ms)))
 
 
 async def rulesets(svc: Service, request: Request) -> Response:
     """The shipped rulesets, each with its one-line description."""
-    from loba_dsl.rules.loading import shipped_names
+    from loba_dsl import catalogue_dict, shipped_names
 
-    def work() -> dict[str, Any]:
-        return {"default": DEFAULT_RULESET,
-                "rulesets": [{"name": n, "description": svc.rulesets.shipped(n).description}
-                             for n in shipped_names()]}
+    def work() -> dict[str, Any]:  # the object `loba rulesets --json` prints
+        return catalogue_dict([svc.rulesets.shipped(n) for n in shipped_names()], DEFAULT_RULESET)
 
     return _json(await anyio.to_thread.run_sync(work))
 
 
 async def ruleset_show(svc: Service, request: Request) -> Response:
     """One shipped ruleset as resolved, with the origin (file:line) of every value."""
-    from loba_dsl.rules.loading import shipped_names
+    from loba_dsl import shipped_names, show_dict
 
     name = request.path_params["name"]
     if name not in shipped_names():
@@ -328,7 +423,7 @@ async def ruleset_show(svc: Service, request: Request) -> Response:
                            [ErrorItem(code="not-found", message=message,
                                       hint="GET /v1/rulesets lists them")])
     rs = await svc.ruleset(name)
-    return _json(engine.show(rs))
+    return _json(show_dict(rs))  # the object `loba show --json --origin` prints
 
 
 async def validate(svc: Service, request: Request) -> Response:
@@ -337,32 +432,18 @@ async def validate(svc: Service, request: Request) -> Response:
     body = await svc.body(request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype in YAML_TYPES:
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as e:
-            message = f"the YAML is not UTF-8 text ({e.reason} at byte {e.start})"
-            raise ServiceError(422, "bad-body", "The body is not UTF-8", message,
-                               [ErrorItem(code="malformed", message=message)]) from None
+        text = decode_utf8(body, file or bodies.UNNAMED_RULESET, error=RulesetError)
         if len(text) > svc.limits.max_yaml:
             message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
             raise ServiceError(422, "limit", "A limit of the service was passed", message,
                                [ErrorItem(code="limit", message=message)])
-        req = bodies.ValidateRequest(yaml=text, file=file or "house.yaml")
+        req = bodies.ValidateRequest(yaml=text, file=file)
     else:
         req = svc.decode(bodies.ValidateRequest, body)
 
-    def work() -> dict[str, Any]:
-        try:
-            rs = svc.rulesets.house(req.file, req.yaml)
-        except LobaError as e:
-            from loba_service.problems import error_items
-
-            return {"file": req.file, "valid": False, "name": None, "kinds": [],
-                    "errors": error_items(e), "extends": None, "deck": None}
-        return {"file": req.file, "valid": True, "name": rs.name, "kinds": [k.name for k in rs.kinds], "errors": [],
-                "extends": engine.extends(rs), "deck": engine.deck(rs)}
-
-    return _json(await anyio.to_thread.run_sync(work))
+    # Compiled in a solver process: a YAML bomb or a deeply nested block costs that process, never the server.
+    source = req.file or bodies.UNNAMED_RULESET  # never a file name the client did not send
+    return _json(await svc.in_process(request, "validate", (source, req.yaml)))
 
 
 async def healthz(svc: Service, request: Request) -> Response:
@@ -373,12 +454,15 @@ async def healthz(svc: Service, request: Request) -> Response:
 # ---------------------------------------------------------------- the app
 
 
-def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> Starlette:
+def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tables: Any = None) -> Starlette:
     """The service as an ASGI app.  ``start_solvers``: start the solver processes at start-up (``loba
-    serve`` does) rather than at the first heavy call."""
+    serve`` does) rather than at the first heavy call.  ``tables``: the live tables' settings
+    (:class:`loba_service.tables.TablesConfig`; default from the environment)."""
     from loba_service import openapi, pages
+    from loba_service import tables as live_tables
 
     svc = Service(limits)
+    svc.tables = live_tables.Tables(svc, tables)
     document = openapi.document(svc.limits)
     encoded = msgspec.json.encode(document)
     routes: list[tuple[str, Callable[[Service, Request], Awaitable[Response]], str]] = [
@@ -395,7 +479,7 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
     ]
     from loba_service import games, sheets
 
-    routes += games.routes() + sheets.routes()
+    routes += games.routes() + sheets.routes() + live_tables.routes()
 
     async def openapi_json(request: Request) -> Response:
         return Response(encoded, media_type=JSON)
@@ -418,15 +502,18 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if start_solvers:
             await anyio.to_thread.run_sync(svc.pool.start)
+        await svc.tables.start()
         try:
             yield
         finally:
+            await svc.tables.close()
             await anyio.to_thread.run_sync(svc.pool.close)
 
     app = Starlette(
         routes=[
             *(Route(path, _guarded(svc, fn), methods=[method]) for path, fn, method in routes),
             Route("/openapi.json", openapi_json, methods=["GET"]),
+            *live_tables.socket_routes(svc),
             *pages.routes(),  # the card-table page at /, its files at /static/NAME, the API's at /docs
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},

@@ -13,7 +13,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 from loba_dsl.defaults import DEFAULT_RULESET
 from loba_service.limits import Limits
-from loba_service.problems import ErrorItem
+from loba_service.problems import ErrorItem, ErrorLocation
 
 _L = Limits.from_env()
 """The limits the bodies' bounds are read from: the server's own (``LOBA_SERVICE_<NAME>`` variables, read when
@@ -43,8 +43,11 @@ class HouseRuleset(Struct, forbid_unknown_fields=True):
 
     yaml: Annotated[str, Meta(max_length=_L.max_yaml, examples=["name: casa\nextends: menos\n"])]
     file: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
-                              description="The name errors give the text.")] = "house.yaml"
+                              description="The name errors give the text (left out: <yaml>).")] | None = None
 
+
+UNNAMED_RULESET = "<yaml>"
+"""The source name of a house ruleset sent without a ``file`` name (errors never name a file that was not sent)."""
 
 RulesetRef = ShippedName | HouseRuleset
 """A shipped ruleset's name or a house ruleset."""
@@ -267,12 +270,12 @@ class ArrangeRequest(Struct, forbid_unknown_fields=True):
     contract: RoundNumber | None = None
     """Also give melds that fulfil this round's contract (``requirements.contracts``)."""
     opened: bool | None = None
-    """Arrange the hand as the player stands, as ``loba arrange`` does: ``false``, not opened yet, so only a
-    lay-down meeting the opening minimum or the round's contract may go down (and ``can_go_out`` says whether
-    one can go out); ``true``, opened.  Left out (and no ``round``): any legal melds, as before."""
+    """Whether the player has opened (``loba arrange --opened``).  Left out or ``false``, the default of
+    ``loba arrange`` and the rules': not opened yet, so only a lay-down meeting the opening minimum or the
+    round's contract may go down (and ``can_go_out`` says whether one can go out); ``true``, any legal melds."""
     round: RoundNumber | None = None
     """The round being played (the contract in force for a player who has not opened): as ``loba arrange
-    --round``; giving it alone means ``opened: false``."""
+    --round``; a ruleset with contracts needs it until the player has opened."""
     players: Annotated[int, Meta(ge=2, le=12)] | None = None
     budget_ms: BudgetMs | None = None
 
@@ -303,7 +306,18 @@ class RequirementOut(Struct):
     arrangement: ArrangementOut | None
 
 
+class GoingOutOut(Struct):
+    """What going out this turn scores (the round formula), and whether it wins the match (``match.instant_win``)."""
+
+    score: int
+    wins_match: bool
+
+
 class ArrangeResponse(ArrangementOut):
+    why_not: list[str] | UnsetType = UNSET
+    """When the hand cannot go out: why (the opening minimum, the round's contract, the cards left)."""
+    going_out: GoingOutOut | UnsetType | None = UNSET
+    """When it can: what going out scores and whether it wins the match; else ``null``."""
     opening: RequirementOut | UnsetType = UNSET
     contract: RequirementOut | UnsetType = UNSET
     elapsed_ms: float = 0.0
@@ -344,6 +358,8 @@ class DiffOut(Struct):
 class RulesetSummary(Struct):
     name: str
     description: str
+    default: bool = False
+    """Whether this is the ruleset used when none is named."""
 
 
 class RulesetList(Struct):
@@ -392,18 +408,39 @@ class ValidateRequest(Struct, forbid_unknown_fields=True):
     """A house ruleset to validate (or send the YAML itself as ``application/yaml``)."""
 
     yaml: Annotated[str, Meta(max_length=_L.max_yaml)]
-    file: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-]{1,64}$")] = "house.yaml"
+    file: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
+                              description="The name errors give the text (left out: <yaml>).")] | None = None
+
+
+class ValidationItem(Struct):
+    """A problem or warning of a ruleset: ``location`` as an object, and the same four fields flat (the form
+    ``loba validate --json`` printed before the two were one)."""
+
+    code: str
+    message: str
+    hint: str | None
+    rule: str | None
+    location: ErrorLocation | None
+    path: str | None
+    file: str | None
+    source: str | None
+    line: int | None
+    column: int | None
+    length: int | None
 
 
 class ValidateOut(Struct):
-    """As ``loba validate --json``: every problem with its file, line, column and length; when valid, also the
-    shipped ruleset its ``extends`` names (to compare it with: ``/v1/diff``) and its deck."""
+    """The object ``loba validate --json`` prints: every problem with its file, line, column and length
+    (``error``: the first); when valid, the warnings (legal, but surely not meant), the shipped ruleset its
+    ``extends`` names (to compare it with: ``/v1/diff``) and its deck."""
 
     file: str
     valid: bool
     name: str | None
     kinds: list[str]
-    errors: list[ErrorItem]
+    errors: list[ValidationItem]
+    warnings: list[ValidationItem] = []
+    error: ValidationItem | None = None
     extends: str | None = None
     deck: DeckOut | None = None
 

@@ -5,7 +5,6 @@ library's own JSON-ready objects, the ones ``loba ... --json`` prints."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 from loba_dsl.cards.deck import Card
@@ -18,9 +17,10 @@ from loba_dsl.rules.model import Ruleset
 from loba_service.bodies import MatchRoundIn, PlayerIn, ScoreMatchRequest, ScoreRoundRequest
 from loba_service.limits import Limits
 from loba_service.problems import ServiceError, error_items, plain
+from loba_service.work import Deadline
 
-__all__ = ["check_many", "check_one", "deck", "extends", "kind_verdicts", "parse_hand", "score_match", "score_round",
-           "show"]
+__all__ = ["check_many", "check_one", "kind_verdicts", "ndjson_lines", "parse_hand", "score_match", "score_round",
+           "validate"]
 
 
 def _too_many(what: str, n: int, limit: int) -> ServiceError:
@@ -44,9 +44,7 @@ def check_one(text: str, rs: Ruleset, lang: str | None, limits: Limits, *, expla
               source: str = "<cards>") -> dict[str, Any]:
     """``loba check --json`` for one meld; ``explain_all`` adds every kind's verdict."""
     _count(rs, text, lang, limits.max_cards, "the meld")
-    result = check_meld(text, rs, lang=lang, source=source)
-    if not result.cards:
-        raise InputError("no cards given", hint='e.g. {"cards": "A♣ 2♣ JOKER"}')
+    result = check_meld(text, rs, lang=lang, source=source)  # no cards at all: the library's "no cards given"
     out = result.to_dict()
     if explain_all:
         out["explain"] = kind_verdicts(rs, result.cards)
@@ -64,10 +62,13 @@ def kind_verdicts(rs: Ruleset, cards: tuple[Card, ...]) -> list[dict[str, Any]]:
 
 
 def check_many(items: Iterable[tuple[str, str]], rs: Ruleset, lang: str | None,
-               limits: Limits) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(id, result or error) for each (id, cards); a bad item does not stop the others."""
+               limits: Limits, deadline: Deadline | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(id, result or error) for each (id, cards); a bad item does not stop the others.  ``deadline``: the
+    request's budget, looked at between two melds (past it, or once the client has gone, the batch stops)."""
     seen: dict[str, dict[str, Any]] = {}
     for key, text in items:
+        if deadline is not None:
+            deadline.check()
         hit = seen.get(text)
         if hit is None:
             try:
@@ -78,6 +79,28 @@ def check_many(items: Iterable[tuple[str, str]], rs: Ruleset, lang: str | None,
                 hit = {"input": text, "valid": None, "errors": plain(e.problem().errors)}
             seen[text] = hit
         yield key, hit
+
+
+def ndjson_lines(results: Iterable[tuple[str, dict[str, Any]]]) -> bytes:
+    """The NDJSON answer of a batch: one ``{"id", ...result}`` per line."""
+    import msgspec
+
+    enc = msgspec.json.Encoder()
+    out = bytearray()
+    for key, result in results:
+        out += enc.encode({"id": key, **result})
+        out += b"\n"
+    return bytes(out)
+
+
+def validate(cache: Any, file: str, text: str) -> dict[str, Any]:
+    """``loba validate --json`` of a house ruleset (compiled through ``cache``, a ``RulesetCache``)."""
+    from loba_dsl import validation_dict
+
+    try:
+        return dict(validation_dict(file, cache.house(file, text)))
+    except LobaError as e:
+        return dict(validation_dict(file, e))
 
 
 def parse_hand(rs: Ruleset, text: str, lang: str | None, limit: int, source: str = "<cards>") -> tuple[Card, ...]:
@@ -176,39 +199,3 @@ def score_match(req: ScoreMatchRequest, rs: Ruleset, limits: Limits) -> dict[str
     assert req.rounds is not None
     events = _events(rs, req.rounds, req.lang, limits)
     return play_match(rs, events, players=req.players, target=req.target).to_dict()
-
-
-def show(rs: Ruleset) -> dict[str, Any]:
-    """``loba show --json --origin``, with the ruleset's name, the files of its ``extends`` chain and its deck."""
-    return {
-        "name": rs.name,
-        "ruleset": rs.document,
-        "origins": {".".join(str(p) for p in path): where for path, where in rs.origins.items()},
-        "files": [Path(f).name for f in rs.files],
-        "deck": deck(rs),
-    }
-
-
-def deck(rs: Ruleset) -> dict[str, Any]:
-    """The ruleset's deck as a card picker shows it (``DeckOut``): every card written as the ruleset writes it."""
-    d = rs.deck
-    return {
-        "ranks": [r.key for r in d.ranks],
-        "suits": [{"key": s.key, "symbol": s.symbol, "words": {k: list(v) for k, v in s.lang.items()},
-                   "cards": [d.name(d.code(r, i)) for r in range(d.n_ranks)]} for i, s in enumerate(d.suits)],
-        "copies": d.copies,
-        "jokers": d.jokers,
-        "joker": d.joker_symbol,
-        "wilds": d.names_of(sorted(rs.wilds.cards)),
-        "size": d.size,
-    }
-
-
-def extends(rs: Ruleset) -> str | None:
-    """The shipped ruleset a house ruleset's ``extends`` names (the next file of its chain), or ``None``."""
-    from loba_dsl import shipped_names
-
-    if len(rs.files) < 2:
-        return None
-    parent = Path(rs.files[1]).stem
-    return parent if parent in shipped_names() else None

@@ -29,7 +29,6 @@ import secrets
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-import anyio.to_thread
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 from starlette.requests import Request
@@ -37,12 +36,12 @@ from starlette.responses import Response
 
 from loba_dsl.defaults import DEFAULT_RULESET
 from loba_dsl.rules.model import Ruleset
-from loba_service.bodies import Name, RulesetRef
+from loba_service.bodies import HouseRuleset, Name, RulesetRef
 from loba_service.problems import ErrorItem, ErrorLocation, ServiceError
 from loba_service.rulesets import spec_of
 from loba_service.seal import Sealer, service_key
 
-__all__ = ["TYPES", "Games", "paths", "play_sync", "public", "routes"]
+__all__ = ["TYPES", "WORK", "Games", "paths", "play_sync", "process_games", "public", "routes"]
 
 HIDDEN = "??"
 MAX_LEGAL = 1_000
@@ -161,8 +160,16 @@ TYPES: list[Any] = [Record, MoveIn, GameDealRequest, GameMoveRequest, GameLegalR
 
 
 class Games:
-    def __init__(self, sealer: Sealer) -> None:
+    """What the game endpoints keep: the sealer, and the tables they answered last (by record digest), so a
+    call on a record they have seen resumes its table instead of replaying it."""
+
+    def __init__(self, sealer: Sealer, key: bytes = b"", cache_size: int = 256) -> None:
+        from loba_dsl.game import TableCache
+
         self.sealer = sealer
+        self.key = key
+        """The sealing key (sent with a house ruleset's game work to the solver processes)."""
+        self.cache = TableCache(cache_size)
 
     def ruleset_key(self, rs: Ruleset, ref: RulesetRef | None) -> str:
         """What a seal binds the ruleset by: the shipped name, or the house ruleset's content."""
@@ -171,9 +178,8 @@ class Games:
 
     def full(self, rec: Record, rs: Ruleset, ref: RulesetRef | None) -> dict[str, Any]:
         """The whole record: opened from its seal, or as given (an open record must show every card)."""
-        d = msgspec.to_builtins(rec)
         if rec.seal is UNSET:  # every card it knows is written in it ("??": a hand-dealt game's unknown card)
-            return dict(d)
+            return dict(msgspec.to_builtins(rec))
         opened = self.sealer.open(rec.seal)
         if not isinstance(opened, dict) or not isinstance(opened.get("record"), dict):
             raise ServiceError(422, "bad-seal", "The record's seal is not valid",
@@ -186,11 +192,14 @@ class Games:
         return full
 
     def table(self, full: dict[str, Any], rs: Ruleset) -> Any:
-        from loba_dsl.game.record import from_dict
-        from loba_dsl.game.replay import from_record
+        """The table that has played ``full``: resumed from the last answer on that record when there is one,
+        else replayed.  The dealer's reshuffles come from a secure random source, never from anything a
+        client knows."""
+        return self.cache.resume(full, rs, rng=random.SystemRandom())
 
-        # the dealer's reshuffles come from a secure random source, never from anything a client knows
-        return from_record(from_dict(full, ruleset=rs), rng=random.SystemRandom())
+    def keep(self, table: Any) -> None:
+        """Keep ``table`` for the next call on its record (the client's next move starts from it)."""
+        self.cache.put(table)
 
     def client_record(self, table: Any, rs: Ruleset, ref: RulesetRef | None, sealed: bool) -> dict[str, Any]:
         full: dict[str, Any] = table.record()
@@ -199,6 +208,18 @@ class Games:
         out = public(full)
         out["seal"] = self.sealer.seal({"record": full, "ruleset_key": self.ruleset_key(rs, ref)})
         return out
+
+
+_PROCESS_GAMES: dict[bytes, Games] = {}
+
+
+def process_games(key: bytes) -> Games:
+    """The :class:`Games` of a solver process, for the server's key (a house ruleset's game work runs there)."""
+    g = _PROCESS_GAMES.get(key)
+    if g is None:
+        _PROCESS_GAMES.clear()
+        g = _PROCESS_GAMES[key] = Games(Sealer(key), key)
+    return g
 
 
 def public(full: dict[str, Any]) -> dict[str, Any]:
@@ -267,94 +288,131 @@ def routes() -> list[tuple[str, Callable[..., Any], str]]:
 def _games(svc: Any) -> Games:
     g = getattr(svc, "games", None)
     if g is None:
-        g = svc.games = Games(Sealer(service_key()))
+        key = service_key()
+        g = svc.games = Games(Sealer(key), key)
     assert isinstance(g, Games)
     return g
-
-
-async def _ruleset(svc: Any, rec: Record, ref: RulesetRef | None) -> Ruleset:
-    rs: Ruleset = await svc.ruleset(ref if ref is not None else rec.ruleset)
-    return rs
 
 
 def _json(obj: Any) -> Response:
     return Response(msgspec.json.encode(obj), media_type="application/json")
 
 
-async def deal(svc: Any, request: Request) -> Response:
-    """A new game, or the next round of a finished one."""
+def _depth(value: Any, limit: int) -> int:
+    """How deep ``value`` nests lists and dicts, looking no deeper than ``limit`` + 1 (no recursion)."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if d > deepest:
+            deepest = d
+            if d > limit:
+                return d
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values() if isinstance(x, dict | list))
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v if isinstance(x, dict | list))
+    return deepest
+
+
+def _check_record(svc: Any, rec: Record | None) -> None:
+    """A record's free-form parts (its rounds) nest no deeper than the service's limit (a 422)."""
+    if rec is not None and _depth(rec.rounds, svc.limits.max_depth - 2) > svc.limits.max_depth - 2:
+        raise svc.too_deep()
+
+
+async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any, *,
+               process: bool = False) -> Response:
+    """Run ``WORK[name]``: under a house ruleset (or ``process``) in a solver process, else in a worker thread."""
+    if process or isinstance(ref, HouseRuleset):
+        g = _games(svc)
+        return _json(await svc.in_process(request, "game", (name, spec_of(ref), g.key, req)))
+    rs: Ruleset = await svc.ruleset(ref)
+    g = _games(svc)
+
+    def work(deadline: Any) -> dict[str, Any]:
+        return WORK[name](g, rs, req)
+
+    return _json(await svc.in_thread(request, work))
+
+
+def deal_sync(g: Games, rs: Ruleset, req: GameDealRequest) -> dict[str, Any]:
+    """The work of ``/v1/games/deal``: a new game, or the next round of a finished record."""
     from loba_dsl.game import Table
 
-    req = svc.decode(GameDealRequest, await svc.body(request))
-    g = _games(svc)
-    rs: Ruleset = await svc.ruleset(req.ruleset)
     sealed = req.seed is None
     seed = req.seed if req.seed is not None else secrets.randbits(63)
+    if req.record is not None:
+        if req.players is not None or req.dealer is not None:
+            raise _bad_record("give either a record (for its next round) or players and a dealer")
+        full = g.full(req.record, rs, req.ruleset)
+        table = g.table(full, rs)
+        if table.outcome() is None:
+            raise _bad_record(f"round {table.round_number} of the record has not ended")
+        table.deal_next(seed)
+        keep_sealed = req.record.seal is not UNSET or sealed
+    else:
+        if req.players is None:
+            raise _bad_record("give the players (in seating order) or a record")
+        if not rs.players.allows(len(req.players)):
+            raise _bad_record(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, "
+                              f"not {len(req.players)}")
+        dealer = req.dealer if req.dealer is not None else req.players[-1]
+        table = Table.deal(rs, req.players, dealer, seed)
+        keep_sealed = sealed
+    out = _state(table, g.client_record(table, rs, req.ruleset, keep_sealed), [])
+    g.keep(table)
+    return out
 
-    def work() -> dict[str, Any]:
-        if req.record is not None:
-            if req.players is not None or req.dealer is not None:
-                raise _bad_record("give either a record (for its next round) or players and a dealer")
-            full = g.full(req.record, rs, req.ruleset)
-            table = g.table(full, rs)
-            if table.outcome() is None:
-                raise _bad_record(f"round {table.round_number} of the record has not ended")
-            table.deal_next(seed)
-            keep_sealed = req.record.seal is not UNSET or sealed
-        else:
-            if req.players is None:
-                raise _bad_record("give the players (in seating order) or a record")
-            if not rs.players.allows(len(req.players)):
-                raise _bad_record(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, "
-                                  f"not {len(req.players)}")
-            dealer = req.dealer if req.dealer is not None else req.players[-1]
-            table = Table.deal(rs, req.players, dealer, seed)
-            keep_sealed = sealed
-        return _state(table, g.client_record(table, rs, req.ruleset, keep_sealed), [])
 
-    return _json(await anyio.to_thread.run_sync(work))
+async def deal(svc: Any, request: Request) -> Response:
+    """A new game, or the next round of a finished one."""
+    req = svc.decode(GameDealRequest, await svc.body(request))
+    _check_record(svc, req.record)
+    return await _run(svc, request, "deal", req.ruleset, req)
+
+
+def legal_sync(g: Games, rs: Ruleset, req: GameLegalRequest) -> dict[str, Any]:
+    """The work of ``/v1/games/legal``: the moves of the player to move, at most ``limit``."""
+    table = g.table(g.full(req.record, rs, req.ruleset), rs)
+    moves: list[dict[str, Any]] = []
+    truncated = False
+    for m in table.legal():  # with the table's generator, a stock draw that needs a reshuffle is listed
+        if len(moves) >= req.limit:
+            truncated = True
+            break
+        moves.append(m.to_dict(rs))
+    return {"to_move": table.to_move, "phase": table.phase, "ply": table.ply, "moves": moves,
+            "truncated": truncated}
 
 
 async def legal(svc: Any, request: Request) -> Response:
-    """The legal moves of the player to move (at most ``limit``)."""
+    """The legal moves of the player to move (at most ``limit``): listing them may take long (a large hand), so
+    it runs in a solver process, under its budget."""
     req = svc.decode(GameLegalRequest, await svc.body(request))
-    g = _games(svc)
-    rs = await _ruleset(svc, req.record, req.ruleset)
+    _check_record(svc, req.record)
+    return await _run(svc, request, "legal", _ref(req.record, req.ruleset), req, process=True)
 
-    def work() -> dict[str, Any]:
-        table = g.table(g.full(req.record, rs, req.ruleset), rs)
-        moves: list[dict[str, Any]] = []
-        truncated = False
-        for m in table.legal():  # with the table's generator, a stock draw that needs a reshuffle is listed
-            if len(moves) >= req.limit:
-                truncated = True
-                break
-            moves.append(m.to_dict(rs))
-        return {"to_move": table.to_move, "phase": table.phase, "ply": table.ply, "moves": moves,
-                "truncated": truncated}
 
-    return _json(await anyio.to_thread.run_sync(work))
+def check_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
+    """The work of ``/v1/games/check``: a dry run of a move."""
+    table = g.table(g.full(req.record, rs, req.ruleset), rs)
+    _stale(table, req.ply)
+    move = _move(rs, table, req.move)
+    verdict = table.check(move)
+    return {"ok": verdict.ok, "reasons": [r.to_dict() for r in verdict.reasons], "to_move": table.to_move,
+            "ply": table.ply}
 
 
 async def check(svc: Any, request: Request) -> Response:
     """A dry run of a move: legal, or why not; nothing changes."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    g = _games(svc)
-    rs = await _ruleset(svc, req.record, req.ruleset)
-
-    def work() -> dict[str, Any]:
-        table = g.table(g.full(req.record, rs, req.ruleset), rs)
-        _stale(table, req.ply)
-        move = _move(rs, table, req.move)
-        verdict = table.check(move)
-        return {"ok": verdict.ok, "reasons": [r.to_dict() for r in verdict.reasons], "to_move": table.to_move,
-                "ply": table.ply}
-
-    return _json(await anyio.to_thread.run_sync(work))
+    _check_record(svc, req.record)
+    return await _run(svc, request, "check", _ref(req.record, req.ruleset), req)
 
 
 def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
-    """The work of ``/v1/games/play`` (off the event loop): replay, validate, apply, seal again."""
+    """The work of ``/v1/games/play`` (off the event loop): resume (or replay), validate, apply, seal again."""
     from loba_dsl.game import IllegalMove
 
     full = g.full(req.record, rs, req.ruleset)
@@ -367,15 +425,25 @@ def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
     except IllegalMove as e:
         raise ServiceError(422, "illegal-move", "The move is illegal", e.message, reason_items(e.reasons)) from None
     record = g.client_record(table, rs, req.ruleset, req.record.seal is not UNSET)
-    return _state(table, record, [_event(e, rs, req.move.player) for e in events])
+    out = _state(table, record, [_event(e, rs, req.move.player) for e in events])
+    g.keep(table)
+    return out
 
 
 async def play(svc: Any, request: Request) -> Response:
     """Play a move: the events, the new record, the view of the player to move."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    g = _games(svc)
-    rs = await _ruleset(svc, req.record, req.ruleset)
-    return _json(await anyio.to_thread.run_sync(play_sync, g, rs, req))
+    _check_record(svc, req.record)
+    return await _run(svc, request, "play", _ref(req.record, req.ruleset), req)
+
+
+def _ref(rec: Record, ref: RulesetRef | None) -> RulesetRef:
+    return ref if ref is not None else rec.ruleset
+
+
+WORK: dict[str, Callable[..., dict[str, Any]]] = {"deal": deal_sync, "legal": legal_sync, "check": check_sync,
+                                                   "play": play_sync}
+"""Each endpoint's work, ``(games, ruleset, request) -> answer``: in a worker thread, or a solver process."""
 
 
 # ---------------------------------------------------------------- OpenAPI

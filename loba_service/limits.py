@@ -40,6 +40,30 @@ class Limits:
     """Solver processes per server process."""
     ruleset_cache: int = 128
     """Compiled house rulesets kept (least recently used go first); keyed by their content."""
+    solver_memory_mb: int = 1_536
+    """Address space of one solver process, MiB: past it the job is a 422 and the process is replaced."""
+    threads: int = 4
+    """Worker threads per server process (work under shipped rulesets that is not bounded and small)."""
+    queue: int = 64
+    """Requests that may wait for a worker thread; past it a 503 with ``Retry-After``."""
+    request_budget_ms: int = 10_000
+    """Time budget of one request's work in a worker thread (a batch, a sheet, a game call): past it a 422."""
+    small_hand: int = 12
+    """Hands of at most this many cards (shipped rulesets) are solved in a worker thread, not a solver process."""
+    max_depth: int = 32
+    """Deepest nesting of JSON arrays and objects in a body (a record's rounds and moves need 5)."""
+    max_head: int = 32_768
+    """Largest request head (request line and headers), bytes: past it a 431 and the connection is closed."""
+    max_headers: int = 64
+    """Most header fields in one request (431 past it)."""
+    request_timeout: int = 20
+    """Seconds a client has to send a whole request (head and body) once it starts one; then it is closed."""
+    keep_alive: int = 5
+    """Seconds an idle connection is kept open."""
+    max_connections: int = 2_000
+    """Open connections per server process; past it new ones are closed at once."""
+    max_connections_per_client: int = 256
+    """Open connections from one client address; past it its new ones are closed at once."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Limits:
@@ -81,4 +105,16 @@ _DOCS = {
     "queue_wait_ms": "wait for a free solver before 503, ms",
     "solvers": "solver processes per server process",
     "ruleset_cache": "compiled house rulesets kept",
+    "solver_memory_mb": "address space of one solver process, MiB (422 past it, the process replaced)",
+    "threads": "worker threads per server process",
+    "queue": "requests waiting for a worker thread before 503 with Retry-After",
+    "request_budget_ms": "time budget of a request's work in a worker thread, ms (422 past it)",
+    "small_hand": "cards of a hand solved in a worker thread rather than a solver process",
+    "max_depth": "nesting of JSON arrays and objects in a body (422 past it)",
+    "max_head": "request head, bytes (431 past it, the connection closed)",
+    "max_headers": "header fields in one request (431 past it)",
+    "request_timeout": "seconds to send a whole request once started (then the connection is closed)",
+    "keep_alive": "seconds an idle connection is kept open",
+    "max_connections": "open connections per server process (new ones past it are closed)",
+    "max_connections_per_client": "open connections from one client address (new ones past it are closed)",
 }

@@ -67,8 +67,10 @@ def _param(name: str, where: str, schema: dict[str, Any], description: str, requ
 def document(limits: Limits | None = None) -> dict[str, Any]:
     limits = limits or Limits()
     from loba_service import games, sheets
+    from loba_service.tables import docs as table_docs
+    from loba_service.tables.schema import TYPES as TABLE_TYPES
 
-    types = [*_TYPES, *games.TYPES, *sheets.TYPES]
+    types = [*_TYPES, *games.TYPES, *sheets.TYPES, *TABLE_TYPES]
     _, components = msgspec.json.schema_components(types, ref_template=REF)
     # A batch result is a meld's verdict or the errors of an input that is not cards.
     components["CheckBatchResponse"]["properties"]["results"] = {
@@ -107,9 +109,10 @@ def document(limits: Limits | None = None) -> dict[str, Any]:
             bodies.MatchOut, request=bodies.ScoreMatchRequest, errors=post, tag="scoring", op_id="scoreMatch")},
         "/v1/arrange": {"post": _op(
             "Arrange a hand", "The best arrangement into melds (as `loba arrange --json`), optionally after the "
-            "best discard, and the best opening / contract lay-down.  With `opened` or `round`, as the player "
-            "stands (`loba arrange --opened/--round`): before opening, only a lay-down that meets the opening "
-            "minimum or the round's contract, and `can_go_out` with it.  Runs in a solver process within "
+            "best discard, and the best opening / contract lay-down.  As the player stands, with the CLI's default "
+            "(`loba arrange`, `--opened`, `--round`): until `opened` is true, only a lay-down that meets the "
+            "opening minimum or the round's contract goes down (a ruleset with contracts needs `round`), and "
+            "`can_go_out` says whether the hand can go out with one.  Runs in a solver process within "
             f"`budget_ms` (default {limits.solver_budget_ms}, at most {limits.max_budget_ms}); past it: 422 "
             f"`budget-exceeded`.  At most {limits.max_hand} cards.",
             bodies.ArrangeResponse, request=bodies.ArrangeRequest, errors=heavy, tag="solver", op_id="arrange")},
@@ -138,6 +141,7 @@ def document(limits: Limits | None = None) -> dict[str, Any]:
     }
     paths.update(games.paths(_op, _ref, post))
     paths.update(sheets.paths(_op, post))
+    paths.update(table_docs.paths())
     limits_text = "\n".join(f"- `{n}` = {v}: {d}" for n, v, d in limits.table())
     return {
         "openapi": "3.1.0",

@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-__all__ = ["BudgetExceeded", "Busy", "SolverPool", "WorkerCrashed"]
+__all__ = ["BudgetExceeded", "Busy", "OutOfMemory", "SolverPool", "WorkerCrashed"]
 
 
 class BudgetExceeded(Exception):
@@ -37,6 +37,10 @@ class BudgetExceeded(Exception):
 
 class Busy(Exception):
     """Every solver stayed busy for longer than the queue wait."""
+
+
+class OutOfMemory(Exception):
+    """The job passed the solver process's memory limit (the process was replaced)."""
 
 
 class WorkerCrashed(Exception):
@@ -56,8 +60,10 @@ class _Worker:
 class SolverPool:
     """``size`` solver processes, started on first use (or by :meth:`start`)."""
 
-    def __init__(self, size: int, *, queue_wait: float = 10.0) -> None:
+    def __init__(self, size: int, *, queue_wait: float = 10.0, memory_mb: int = 0) -> None:
         self.size = size
+        self.memory_mb = memory_mb
+        """Address-space limit of each solver process, MiB (0: none)."""
         self.queue_wait = queue_wait
         self._idle: list[_Worker] = []
         self._all: list[_Worker] = []
@@ -75,7 +81,8 @@ class SolverPool:
         down_r, down_w = os.pipe()  # server -> solver
         up_r, up_w = os.pipe()  # solver -> server
         try:
-            p = subprocess.Popen([sys.executable, "-m", "loba_service.jobs", str(down_r), str(up_w)],
+            p = subprocess.Popen([sys.executable, "-m", "loba_service.jobs", str(down_r), str(up_w),
+                                  str(self.memory_mb)],
                                  pass_fds=(down_r, up_w), stdin=subprocess.DEVNULL, close_fds=True)
         finally:
             os.close(down_r)
@@ -155,7 +162,10 @@ class SolverPool:
 
     async def run(self, job: str, args: tuple[Any, ...], budget: float) -> Any:
         """Run ``jobs.<job>(*args)`` in a solver within ``budget`` seconds; its result, or the library
-        error it raised (re-raised here), or :class:`BudgetExceeded` / :class:`Busy`."""
+        error it raised (re-raised here), or :class:`BudgetExceeded` / :class:`Busy` / :class:`OutOfMemory`.
+
+        The answer is awaited on the event loop (a reader on the solver's pipe, no thread held); a call
+        cancelled while its job runs (the client went away) stops that solver process and starts another."""
         if not self._started:
             await anyio.to_thread.run_sync(self.start)
         sem = self._semaphore()
@@ -165,14 +175,17 @@ class SolverPool:
             raise Busy() from None
         try:
             w = await self._take()
-            return await anyio.to_thread.run_sync(self._call, w, job, args, budget)
+            return await self._call(w, job, args, budget)
         finally:
             sem.release()
 
     async def _take(self) -> _Worker:
         with self._lock:
-            if self._idle:
-                return self._idle.pop()
+            while self._idle:
+                w = self._idle.pop()
+                if w.alive():
+                    return w
+                self._stop(w)
         # A solver was stopped and not yet replaced: start one (off the loop).
         w = await anyio.to_thread.run_sync(self._spawn)
         if not await anyio.to_thread.run_sync(self._ready, w):
@@ -180,14 +193,17 @@ class SolverPool:
             raise WorkerCrashed("a solver process did not start")
         return w
 
-    def _call(self, w: _Worker, job: str, args: tuple[Any, ...], budget: float) -> Any:
+    async def _call(self, w: _Worker, job: str, args: tuple[Any, ...], budget: float) -> Any:
         try:
             w.to.send((job, args))
-            done = w.back.poll(budget)
         except (OSError, ValueError, EOFError):
-            done = False
             self._replace(w)
             raise WorkerCrashed("the solver process went away") from None
+        try:
+            done = await _readable(w.back, budget)
+        except BaseException:  # cancelled (the client went away, the server stops): the job must not go on
+            self._replace(w)
+            raise
         if not done:
             self.killed += 1
             self._replace(w)
@@ -197,19 +213,37 @@ class SolverPool:
         except (EOFError, OSError):
             self._replace(w)
             raise WorkerCrashed("the solver process went away") from None
+        if status == "memory":  # the process hit its address-space limit; it exits, a fresh one replaces it
+            self.killed += 1
+            self._replace(w)
+            raise OutOfMemory(str(value))
         with self._lock:
             self._idle.append(w)
         if status == "ok":
             return value
         if status == "error":
             raise _rebuild(value)
+        if status == "service":
+            from loba_service.problems import ServiceError
+
+            status_code, slug, title, detail, errors = value
+            raise ServiceError(status_code, slug, title, detail, errors)
         raise WorkerCrashed(str(value))
 
     def _replace(self, w: _Worker) -> None:
-        """Kill ``w`` and start a fresh solver in the background (it joins the idle list when ready)."""
-        self._stop(w)
+        """Kill ``w`` and start a fresh solver in the background (it joins the idle list when ready).
+        Nothing here waits: it may run on the event loop."""
+        if w.alive():
+            with contextlib.suppress(OSError):
+                w.process.kill()
+        with self._lock:
+            if w in self._all:
+                self._all.remove(w)
+            if w in self._idle:
+                self._idle.remove(w)
 
         def fresh() -> None:
+            self._stop(w)  # reap it and close its pipes
             n = self._spawn()
             if self._ready(n):
                 with self._lock:
@@ -225,3 +259,27 @@ def _rebuild(value: Any) -> Exception:
     from loba_service.jobs import JobError
 
     return JobError(value)
+
+
+async def _readable(conn: multiprocessing.connection.Connection, timeout: float) -> bool:
+    """Wait (on the event loop, no thread) until ``conn`` has data or its other end closed; False past
+    ``timeout`` seconds."""
+    if conn.poll(0):
+        return True
+    loop = asyncio.get_running_loop()
+    ready = loop.create_future()
+    fd = conn.fileno()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(True)
+
+    loop.add_reader(fd, wake)
+    try:
+        try:
+            await asyncio.wait_for(ready, timeout)
+        except TimeoutError:
+            return False
+        return True
+    finally:
+        loop.remove_reader(fd)

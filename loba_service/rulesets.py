@@ -15,7 +15,7 @@ from collections import OrderedDict
 from loba_dsl.errors import LobaError
 from loba_dsl.rules import loading
 from loba_dsl.rules.model import Ruleset
-from loba_service.bodies import HouseRuleset, RulesetRef
+from loba_service.bodies import UNNAMED_RULESET, HouseRuleset, RulesetRef
 
 __all__ = ["RulesetCache", "spec_of"]
 
@@ -25,7 +25,7 @@ Spec = tuple[str, str, str]
 
 def spec_of(ref: RulesetRef) -> Spec:
     if isinstance(ref, HouseRuleset):
-        return ("house", ref.file, ref.yaml)
+        return ("house", ref.file or UNNAMED_RULESET, ref.yaml)
     return ("shipped", ref, "")
 
 
@@ -43,7 +43,7 @@ class RulesetCache:
     def cached(self, ref: RulesetRef) -> Ruleset | None:
         """The ruleset if it is ready (no compiling); raises the error of a known broken one."""
         if isinstance(ref, HouseRuleset):
-            key = _key(ref.file, ref.yaml)
+            key = _key(ref.file or UNNAMED_RULESET, ref.yaml)
             with self._lock:
                 hit = self._house.get(key)
                 if hit is not None:
@@ -56,7 +56,7 @@ class RulesetCache:
     def get(self, ref: RulesetRef) -> Ruleset:
         """The ruleset, compiling it if needed (may take a while: call it off the event loop)."""
         if isinstance(ref, HouseRuleset):
-            return self.house(ref.file, ref.yaml)
+            return self.house(ref.file or UNNAMED_RULESET, ref.yaml)
         return self.shipped(ref)
 
     def get_spec(self, spec: Spec) -> Ruleset:

@@ -89,7 +89,7 @@ def _json(obj: Any) -> Response:
 def _header(ref: RulesetRef, rs: Ruleset) -> str:
     if isinstance(ref, str):
         return f"loba match FILE --ruleset {rs.name}"
-    return f"loba match FILE --ruleset {ref.file} (the house ruleset '{rs.name}')"
+    return f"loba match FILE --ruleset {ref.file or rs.name + '.yaml'} (the house ruleset '{rs.name}')"
 
 
 async def write(svc: Any, request: Request) -> Response:

@@ -2,9 +2,11 @@
 
 A card is a rank spelling followed by a suit spelling (``A♠``, ``as``, ``T♡``,
 ``10♥️``) or a Joker spelling (``JOKER``, ``JK``, ``🃏``); tokens are separated by
-white space, commas or hyphens.  Every spelling of every card is put once in a
-dict, so parsing is one split and one dict look-up per token; only a bad token
-sends the text to the slow pass that locates every bad token at once.
+white space, commas or hyphens.  A rank and its suit may also be two words (``7 picas``
+with ``--lang es``, ``1 oros``): a rank alone is never a card, so the word after it is read
+as its suit.  Every spelling of every card is put once in a dict, so parsing is one split
+and one dict look-up per token; only a bad token sends the text to the slow pass that
+locates every bad token at once.
 
 >>> from loba_dsl.cards.deck import Deck, Rank, Suit
 >>> deck = Deck(suits=(Suit("spades", "♠", ("♤", "s")), Suit("hearts", "♥", ("♡", "h"))),
@@ -172,9 +174,29 @@ class Notation:
         errors: list[LobaError] = []
         more = 0
         for number, line in enumerate(text.split("\n"), first_line):
-            for match in _TOKENS(line):
+            matches = list(_TOKENS(line))
+            joined = -1  # the index of a suit word already read as part of the card before it
+            for index, match in enumerate(matches):
+                if index == joined:
+                    continue
                 token = match.group()
                 code = self._lookup(token)
+                if code is None and index + 1 < len(matches):
+                    spaced = self._spaced(token, matches[index + 1].group())
+                    if spaced is not None:  # "7 picas": a rank, then its suit as a word of its own
+                        following = matches[index + 1]
+                        cards.append(spaced)
+                        spans.append(Span(number, match.start() + 1, following.end() - match.start()))
+                        joined = index + 1
+                        continue
+                    elsewhere = self._suit_elsewhere(token, matches[index + 1].group())
+                    if elsewhere is not None and len(errors) < MAX_ERRORS:  # "7 picas" without --lang es
+                        following = matches[index + 1]
+                        where = Location(source, number, match.start() + 1, line, following.end() - match.start())
+                        errors.append(InputError(f"unknown card '{line[match.start():following.end()]}'",
+                                                 location=where, hint=elsewhere))
+                        joined = index + 1
+                        continue
                 if code is None:
                     if len(errors) >= MAX_ERRORS:
                         more += 1
@@ -243,6 +265,21 @@ class Notation:
             key = normalise(token)
             return self._codes.get(key) if key else _SKIP
         return code
+
+    def _spaced(self, rank: str, suit: str) -> Card | None:
+        """The card of a rank and a suit written as two words (``7 picas``, ``1 oros``, ``10 ♥``), or ``None``."""
+        r = self._rank_sp.get(normalise(rank))
+        if r is None:
+            return None
+        u = self._suit_sp.get(normalise(suit))
+        return None if u is None else self.deck.code(r, u)
+
+    def _suit_elsewhere(self, rank: str, suit: str) -> str | None:
+        """Why a rank and a suit word of another language are no card here (``7 picas`` without ``--lang es``)."""
+        if normalise(rank) not in self._rank_sp or normalise(suit) not in self._other_suit:
+            return None
+        word, langs = self._other_suit[normalise(suit)]
+        return f"'{word}' is a suit only with --lang {_either(langs)}"
 
     def _hint(self, token: str) -> str:
         """Why ``token`` is no card, and which card it might have meant."""

@@ -113,8 +113,9 @@ class RulesDiff:
 
 
 @dataclass(frozen=True)
-class Budget:
-    """Bounds of the witness search."""
+class WitnessBudget:
+    """Bounds of the witness search, in full (``diff(budget=)`` also takes the library's own
+    :class:`loba_dsl.budget.Budget`: its seconds bound the time, its steps the examples tried)."""
 
     per_change: int = 3
     """Witnesses kept per change."""
@@ -126,6 +127,10 @@ class Budget:
     max_seconds: float | None = 20.0
     """Time the searches may take in all (``None``: no time bound); past it, each search stops where
     it is and the report says so (the examples found so far are kept)."""
+
+
+Budget = WitnessBudget
+"""The witness search's bounds under their first name (``loba_dsl.compare.Budget``)."""
 
 
 @dataclass(frozen=True)

@@ -13,20 +13,25 @@ error; the same seed gives the same figures, whatever the number of workers.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import InputError
 from loba_dsl.rules.model import Better, Ruleset
 from loba_dsl.solver.api import Solver
 
 CHUNK = 250
 """Deals per unit of work sent to a worker process."""
+MAX_DEALS = 1_000_000
+"""The most deals one comparison may ask for (as ``simulate``'s ``MAX_GAMES``): hands are dealt a chunk at
+a time, so memory holds the figures of each deal, not every hand."""
 
 
 @dataclass(frozen=True)
@@ -67,11 +72,17 @@ class PlayStats:
 
 def deal(ruleset: Ruleset, count: int, seed: int) -> list[tuple[Card, ...]]:
     """``count`` hands of ``deal.cards`` cards from the ruleset's deck, reproducibly."""
+    return [hand for chunk in deal_chunks(ruleset, count, seed) for hand in chunk]
+
+
+def deal_chunks(ruleset: Ruleset, count: int, seed: int) -> Iterator[list[tuple[Card, ...]]]:
+    """The hands of :func:`deal`, :data:`CHUNK` at a time, dealt as they are asked for."""
     d = ruleset.deck
     pack = [c for c in range(d.joker_code) for _ in range(d.copies)] + [d.joker_code] * d.jokers
     size = ruleset.deal.cards
     rng = random.Random(f"loba-deal:{seed}:{len(pack)}:{size}")
-    return [tuple(rng.sample(pack, size)) for _ in range(count)]
+    for first in range(0, count, CHUNK):
+        yield [tuple(rng.sample(pack, size)) for _ in range(min(CHUNK, count - first))]
 
 
 def _evaluate(job: tuple[Ruleset, Sequence[tuple[Card, ...]]]) -> list[tuple[int, bool, bool | None]]:
@@ -86,32 +97,37 @@ def _evaluate(job: tuple[Ruleset, Sequence[tuple[Card, ...]]]) -> list[tuple[int
     return out
 
 
-def _run(ruleset: Ruleset, hands: list[tuple[Card, ...]], pool: ProcessPoolExecutor | None,
+def _run(ruleset: Ruleset, chunks: Iterator[list[tuple[Card, ...]]], pool: ProcessPoolExecutor | None, workers: int,
          progress: Callable[[int], None] | None) -> list[tuple[int, bool, bool | None]]:
-    jobs = [(ruleset, hands[i:i + CHUNK]) for i in range(0, len(hands), CHUNK)]
+    jobs = ((ruleset, chunk) for chunk in chunks)
     results: list[tuple[int, bool, bool | None]] = []
-    mapped = pool.map(_evaluate, jobs) if pool is not None else map(_evaluate, jobs)
-    for chunk in mapped:  # map keeps the order: the figures do not depend on the workers
-        results.extend(chunk)
-        if progress is not None:
-            progress(len(chunk))
+    # map keeps the order, so the figures do not depend on the workers; Executor.map takes every job at once,
+    # so the pool is fed a window of chunks at a time (memory holds a few chunks of hands, not every hand).
+    window = 4 * workers
+    while batch := list(itertools.islice(jobs, window)):
+        mapped = pool.map(_evaluate, batch) if pool is not None else map(_evaluate, batch)
+        for chunk in mapped:
+            results.extend(chunk)
+            if progress is not None:
+                progress(len(chunk))
     return results
 
 
 def play_stats(a: Ruleset, b: Ruleset, *, deals: int, seed: int = 1, workers: int | None = None,
                progress: Callable[[int], None] | None = None) -> PlayStats:
-    """Deal and solve ``deals`` hands under each ruleset; compare what players feel."""
-    hands_a = deal(a, deals, seed)
+    """Deal and solve ``deals`` hands (at most :data:`MAX_DEALS`) under each ruleset; compare what players feel."""
+    if not 0 <= deals <= MAX_DEALS:
+        raise InputError(f"the number of deals is 0 to {MAX_DEALS:,}, not {deals:,}")
+    # Where both rulesets share a deck and a deal size, one seed deals both the very same hands.
     paired = a.deck == b.deck and a.deal.cards == b.deal.cards
-    hands_b = hands_a if paired else deal(b, deals, seed)
     workers = workers if workers is not None else (os.cpu_count() or 1)
     if workers > 1 and deals >= 2 * CHUNK:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            ra = _run(a, hands_a, pool, progress)
-            rb = _run(b, hands_b, pool, progress)
+            ra = _run(a, deal_chunks(a, deals, seed), pool, workers, progress)
+            rb = _run(b, deal_chunks(b, deals, seed), pool, workers, progress)
     else:
-        ra = _run(a, hands_a, None, progress)
-        rb = _run(b, hands_b, None, progress)
+        ra = _run(a, deal_chunks(a, deals, seed), None, 1, progress)
+        rb = _run(b, deal_chunks(b, deals, seed), None, 1, progress)
     figures = [
         _score_figure(a, b, [r[0] for r in ra], [r[0] for r in rb], paired),
         _compare("dealt hands that can go out at once", [float(r[1]) for r in ra], [float(r[1]) for r in rb],

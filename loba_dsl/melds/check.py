@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, check_copies
 from loba_dsl.defaults import DEFAULT_RULESET
+from loba_dsl.errors import InputError
 from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Outcome, Reading, matcher_for
 from loba_dsl.rules.loading import load
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 else:
     from loba_dsl.frozen import dataclass
 
-__all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "matcher_for"]
+__all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "matcher_for", "no_cards"]
 
 
 @dataclass(frozen=True)
@@ -105,14 +106,17 @@ def check(
     """Parse ``text`` as cards and check it as one meld under ``ruleset`` (default: the shipped
     :data:`~loba_dsl.defaults.DEFAULT_RULESET`; load others with ``load``/``load_file``/``loads``).
 
-    Bad cards, and more copies of a card than the deck holds, raise
-    :class:`~loba_dsl.errors.InputError` (or several in a ``LobaErrors``).
+    Bad cards, more copies of a card than the deck holds, and no cards at all raise
+    :class:`~loba_dsl.errors.InputError` (or several in a ``LobaErrors``): the same "no cards given" that
+    ``loba check ""`` and ``POST /v1/check`` answer.
     """
     if isinstance(ruleset, str):  # the old call shape: a name or maybe a path
         raise TypeError("check() takes a Ruleset: use load(name), load_file(path) or loads(text)")
     rs = load(DEFAULT_RULESET) if ruleset is None else ruleset
     if isinstance(text, ParsedCards):  # cards already read (with the ruleset's notation)
         check_copies(text, rs.deck, source=source, ruleset=rs.name)
+        if not text.cards:
+            raise no_cards()
         return check_cards(text.cards, rs, " ".join(rs.deck.names_of(text.cards)))
     notation = rs.notation(lang)
     quick = notation.quick_codes(text)
@@ -121,7 +125,14 @@ def check(
     parsed = notation.parse(text, source=source, first_line=line)
     # Spans count lines from ``line``: the text is that line (no padding, so a batch stays linear).
     check_copies(parsed, rs.deck, source=source, text=text, ruleset=rs.name, first_line=line)
+    if not parsed.cards:
+        raise no_cards()
     return check_cards(parsed.cards, rs, text)
+
+
+def no_cards() -> InputError:
+    """The error of a meld given as no cards at all (an empty text, or only separators)."""
+    return InputError("no cards given", hint='a meld is written as its cards, e.g. "A♣ 2♣ JOKER"')
 
 
 def _within_copies(cards: tuple[Card, ...], rs: Ruleset) -> bool:

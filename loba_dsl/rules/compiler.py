@@ -65,6 +65,7 @@ class _Compiler:
         self.r = resolved
         self.data = resolved.data
         self.errors: list[LobaError] = []
+        self.warnings: list[M.RuleWarning] = []
 
     # -- error placement
     def at(self, path: Path, pos: A.Pos | None = None, line_offset: int = 0, col_offset: int = 0) -> Location | None:
@@ -185,8 +186,8 @@ class _Compiler:
         meld_values = {name: self.meld_table(name, tables[name], deck, kinds, wild_cards, natural_too)
                        for name in sorted(on_melds) if name in tables}
         raise_all(self.errors)
-        warnings = tuple(w for name, t in tables.items() for w in self.dead_lines(name, t, deck, kinds, wild_cards,
-                                                                                   natural_too))
+        warnings = tuple(self.warnings) + tuple(
+            w for name, t in tables.items() for w in self.dead_lines(name, t, deck, kinds, wild_cards, natural_too))
         if round_formula is None:  # left out with a schema error, which compile_resolved reports
             raise _LeftOut("scoring.round")
         d = self.data
@@ -367,7 +368,7 @@ class _Compiler:
         text = spec["cards"]
         natural_too = bool(spec["natural_too"])
         if text is None:
-            return frozenset(), natural_too
+            return self.jokers_wild(deck, frozenset()), natural_too
         path = ("wilds", "cards")
         words = self.guard(path, lambda: parse_cards(str(text)))
         if words is None:
@@ -389,7 +390,25 @@ class _Compiler:
                 cards.update(deck.code(index, s) for s in range(deck.n_suits))
             else:
                 cards.update(deck.code(r, index) for r in range(deck.n_ranks))
-        return frozenset(cards), natural_too
+        return self.jokers_wild(deck, cards), natural_too
+
+    def jokers_wild(self, deck: Deck, cards: set[Card] | frozenset[Card]) -> frozenset[Card]:
+        """The wild cards, with the deck's Jokers among them whatever ``wilds.cards`` says: a Joker has no
+        rank or suit, so it can stand in a meld only as a wild (the matcher, the solver and the referee all
+        hold it so, and the value tables price it so).  A list that leaves them out is said in a warning."""
+        if deck.jokers == 0 or deck.joker_code in cards:
+            return frozenset(cards)
+        listed = self.data["wilds"]["cards"]
+        now = "no card is wild (wilds.cards: null)" if listed is None else f"wilds.cards is '{listed}'"
+        wild = deck.joker_symbol if listed is None else f"{deck.joker_symbol}, {listed}"
+        hint = f"write wilds.cards: '{wild}' to say so, or deal none with deck.jokers: 0"
+        jokers_default = self.defaulted(("deck", "jokers"))
+        if jokers_default is not None:
+            hint += f"; {jokers_default}"
+        self.warnings.append(M.RuleWarning(
+            f"this deck deals {deck.jokers} Jokers and {now}: the Jokers are wild all the same, as a Joker has "
+            "no rank or suit", self.at(("wilds", "cards")), hint))
+        return frozenset(cards) | {deck.joker_code}
 
     def tables(self, names: Names) -> dict[str, Table]:
 
@@ -406,10 +425,10 @@ class _Compiler:
             for lineno, offset, rule in lines:
                 lo, co = lineno - 1, offset
                 cp = self.guard(path, partial(compile_pred, rule.cond, names), lo, co)
-                self.guard(path, partial(check_expr, rule.value, scope, "int"), lo, co)
+                typed = self.guard(path, partial(check_expr, rule.value, scope, "int"), lo, co)
                 if self.bounded(path, rule.value, lo, co) is None:
                     continue
-                if cp is not None:
+                if cp is not None and typed is not None:  # a value that did not type-check is never evaluated
                     rules.append(TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
             if not rules:
                 self.problem(path, f"value table '{name}' has no lines")

@@ -330,7 +330,8 @@ class Ruleset:
     requirements: Requirements
     match: MatchRules
     document: Mapping[str, Any]
-    """The resolved document (after ``extends`` and defaults): for rendering and the rules diff only."""
+    """The resolved document (after ``extends`` and defaults): for rendering and the rules diff only.
+    Read-only, as ``tables`` and ``origins`` are: ``load(name)`` hands one ruleset to every caller."""
     origins: Mapping[tuple[str | int, ...], str]
     """``file:line`` of every value that a file set."""
     files: tuple[str, ...]
@@ -342,6 +343,19 @@ class Ruleset:
     """What is legal but surely not meant (a value-table line that can never match); ``loba validate``
     prints them."""
     _memo: dict[Hashable, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._freeze()
+
+    def _freeze(self) -> None:
+        """``document`` (at every depth), ``tables`` and ``origins`` made read-only (:mod:`loba_dsl.readonly`)."""
+        from loba_dsl.readonly import ReadOnlyDict, read_only
+
+        object.__setattr__(self, "document", read_only(self.document))
+        for name in ("tables", "origins"):
+            value = getattr(self, name)
+            if not isinstance(value, ReadOnlyDict):
+                object.__setattr__(self, name, ReadOnlyDict(value))
 
     def kind(self, name: str) -> MeldKind:
         for k in self.kinds:
@@ -374,6 +388,7 @@ class Ruleset:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self._freeze()  # a ruleset pickled before they were read-only is read-only too
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.name!r} from {self.source}>"

@@ -9,6 +9,7 @@ export function initArrange() {
   const select = document.getElementById("arrange-ruleset");
   const input = document.getElementById("arrange-cards");
   const discard = document.getElementById("arrange-discard");
+  const opened = document.getElementById("arrange-opened");
   const out = document.getElementById("arrange-result");
   const serial = new Serial();
   let choice = fillSelect(select, null);
@@ -64,7 +65,14 @@ export function initArrange() {
     }
     out.append(el("p", { text: t("arrange.score", { score: r.score }) }));
     if (r.can_go_out === true) out.append(el("p", { class: "verdict-line ok-text", text: t("arrange.canGoOut") }));
+    if (r.can_go_out === true && r.going_out) {
+      const key = r.going_out.wins_match ? "arrange.outScoreWins" : "arrange.outScore";
+      out.append(el("p", { text: t(key, { score: r.going_out.score }) }));
+    }
     if (r.can_go_out === false) out.append(el("p", { class: "verdict-line", text: t("arrange.cannotGoOut") }));
+    if (r.can_go_out === false && r.why_not && r.why_not.length) {
+      out.append(el("ul", { class: "reasons" }, ...r.why_not.map((why) => el("li", { text: why }))));
+    }
   }
 
   function arrange() {
@@ -77,7 +85,9 @@ export function initArrange() {
     }
     last = { working: true };
     render();
-    const body = { cards, ruleset: refOf(choice), discard: discard.checked, budget_ms: 5000 };
+    // As the player stands, as `loba arrange` does: until opened, only a lay-down meeting the opening minimum
+    // or the round's contract goes down.
+    const body = { cards, ruleset: refOf(choice), discard: discard.checked, opened: opened.checked, budget_ms: 5000 };
     serial.run(() => api("POST", "/v1/arrange", body), (value, error) => {
       last = error ? { error } : { value };
       render();

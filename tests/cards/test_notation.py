@@ -304,6 +304,33 @@ def test_spanish_deck() -> None:
     assert raised.value.location is not None and raised.value.location.column == 4
 
 
+def test_a_rank_and_its_suit_as_two_words() -> None:
+    # rules.md §4/§5: the Spanish deck's suits are words (oros, copas, espadas, bastos): "1 oros" is one card,
+    # its span covering both words.
+    es = Notation(SPANISH)
+    parsed = es.parse("1 oros, sota copas\nrey bastos")
+    assert parsed.cards == (card(SPANISH, "1", "oros"), card(SPANISH, "S", "copas"), card(SPANISH, "R", "bastos"))
+    assert parsed.spans == (Span(1, 1, 6), Span(1, 9, 10), Span(2, 1, 10))
+    assert es.parse_codes("7 oros 7o") == (card(SPANISH, "7", "oros"),) * 2
+
+
+def test_spaced_spanish_suit_names_with_lang_es() -> None:
+    # The shipped menos deck names its suits in Spanish (picas, corazones, diamantes, tréboles) for --lang es;
+    # rules.md §1: 7♠ 7♥ 7♦ is a pierna (3 cards of one rank in 3 different suits).
+    from loba_dsl import check, load
+
+    menos = load("menos")
+    result = check("7 picas 7 corazones 7 diamantes", menos, lang="es")
+    assert result.valid and result.kind == "pierna" and result.card_names() == ["7♠", "7♥", "7♦"]
+    assert menos.notation("es").parse_codes("7 picas, 7picas 7 ♠") == menos.notation().parse_codes("7♠ 7♠ 7♠")
+    # Without --lang es the words are no suits: one error for each rank and word, saying which language.
+    with pytest.raises(LobaErrors) as raised:
+        menos.notation().parse("7 picas 7 corazones")
+    assert [e.message for e in raised.value.errors] == ["unknown card '7 picas'", "unknown card '7 corazones'"]
+    assert raised.value.errors[0].hint == "'picas' is a suit only with --lang es"
+    assert raised.value.errors[1].location is not None and raised.value.errors[1].location.column == 9
+
+
 # --- properties ------------------------------------------------------------------------------------
 
 NOTATIONS = [(FRENCH, EN), (FRENCH, Notation(FRENCH, "de")), (FRENCH, Notation(FRENCH, "nl")),

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_runner import run
 
 from loba_dsl.dsl.parser import parse_cards
 from loba_dsl.dsl.printer import print_cards
@@ -278,3 +279,24 @@ def test_help_fits_the_terminal(command: str, columns: int) -> None:
     assert result.exit_code == 0
     too_long = [line for line in result.stdout.splitlines() if len(line) > columns]
     assert too_long == []
+
+
+@pytest.mark.parametrize("wilds", ["K", "null"])
+def test_the_jokers_of_a_house_that_names_other_wilds_are_still_wild(tmp_path: Path, wilds: str) -> None:
+    # A Joker has no rank or suit (rules.md §1: "a Joker has none"), so it can be played only as a wild: a
+    # house on Más (Menos's deck of four Jokers, rules.md §2) that lists other wilds, or none, still has wild
+    # Jokers (docs/rules.md §5), and validate warns that the list leaves them out.  A♣ 2♣ JOKER is then
+    # Menos's A-2-3 escalera, and Más scores its cards positively (rules.md §2): Ace 15 + 2 + Joker 25 = 42.
+    path = tmp_path / "h.yaml"
+    path.write_text(f"name: h\nextends: mas\nwilds: {{cards: {wilds}}}\n", encoding="utf-8")
+    result = run("check", "A♣ 2♣ JOKER", "--ruleset", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert (answer["kind"], answer["reading"], answer["points"]) == ("escalera", ["A♣", "2♣", "3♣"], 42)
+    rs = loads(path.read_text(encoding="utf-8"), source=str(path))
+    assert rs.wilds.cards >= {rs.deck.joker_code}
+    (warning,) = rs.warnings
+    assert warning.location is not None and (warning.location.line, warning.location.column) == (3, 16)
+    assert "Jokers are wild" in warning.message and "JOKER" in (warning.hint or "")
+    checked = run("validate", str(path))
+    assert checked.exit_code == 0 and f"{path}:3:16: warning: " in checked.stderr

@@ -148,6 +148,51 @@ def test_bad_statistics_arguments(menos: Ruleset, uruguay: Ruleset) -> None:
         diff(menos, uruguay, witnesses=False, deals=5, stats=lambda a, b: {})
 
 
+def test_an_unbounded_number_of_deals_is_refused_before_any_is_dealt(menos: Ruleset, uruguay: Ruleset,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # A hundred million deals would take hours and, dealt at once, gigabytes: the count is bounded, and a
+    # count past the bound is refused before the witness search or any deal (nothing is dealt here).
+    import loba_dsl.compare.stats as stats
+
+    def no_dealing(*args: object) -> object:
+        raise AssertionError("dealt before the count was checked")
+
+    monkeypatch.setattr(stats, "deal", no_dealing)
+    monkeypatch.setattr(stats, "deal_chunks", no_dealing, raising=False)
+    for call in (lambda: diff(menos, uruguay, deals=100_000_000),
+                 lambda: play_stats(menos, uruguay, deals=100_000_000)):
+        with pytest.raises(InputError) as caught:
+            call()
+        assert "100,000,000" in caught.value.message and f"{stats.MAX_DEALS:,}" in caught.value.message
+
+
+def test_deals_are_dealt_a_chunk_at_a_time(menos: Ruleset) -> None:
+    # Memory holds a chunk of hands, not every hand: the chunks are those of one seeded deal, in order.
+    import loba_dsl.compare.stats as stats
+
+    n = 2 * stats.CHUNK + 7
+    chunks = list(stats.deal_chunks(menos, n, 5))
+    assert [len(c) for c in chunks] == [stats.CHUNK, stats.CHUNK, 7]
+    assert [h for c in chunks for h in c] == stats.deal(menos, n, 5)
+    assert all(len(h) == menos.deal.cards for h in stats.deal(menos, n, 5))  # rules.md §1: nine cards each
+
+
+def test_the_facades_budget_is_what_diff_takes(menos: Ruleset, uruguay: Ruleset) -> None:
+    # loba_dsl.Budget, the budget of every search, bounds the witness search too: its seconds the time, its
+    # steps the examples tried.  rules.md §4 uruguay: the 2s become wild and A/2 change value (menos §1).
+    import loba_dsl as loba
+
+    timed = loba.diff(menos, uruguay, budget=loba.Budget(seconds=60))
+    assert not timed.same and timed.witnesses
+    assert timed.to_dict() == diff(menos, uruguay, budget=60.0).to_dict()
+    one = loba.diff(menos, uruguay, budget=loba.Budget(steps=1))
+    assert one.stopped and set(one.stopped.values()) == {"1 examples"}
+    assert len(one.witnesses) <= 1
+    for wrong in ("fast", True, -1.0):
+        with pytest.raises(InputError):
+            loba.diff(menos, uruguay, budget=wrong)  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------- the layout (issue 8 §6)
 
 ORDER = ["records", "rules", "witness_search", "witness", "stats", "report", "__init__"]

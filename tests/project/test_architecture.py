@@ -34,7 +34,7 @@ facade, with the reason.  The library itself is not among them: the public API i
 SERVICE_NOT_YET_THROUGH_THE_FACADE = frozenset({
     "loba_dsl.budget", "loba_dsl.cards.deck", "loba_dsl.cards.notation", "loba_dsl.compare",
     "loba_dsl.defaults", "loba_dsl.errors", "loba_dsl.game", "loba_dsl.game.moves", "loba_dsl.game.record",
-    "loba_dsl.game.replay", "loba_dsl.melds.check", "loba_dsl.melds.explain", "loba_dsl.melds.matcher",
+    "loba_dsl.melds.check", "loba_dsl.melds.explain", "loba_dsl.melds.matcher",
     "loba_dsl.render", "loba_dsl.rules.loading", "loba_dsl.rules.model",
     "loba_dsl.scoring.match_play", "loba_dsl.scoring.model", "loba_dsl.scoring.rounds",
     "loba_dsl.scoring.score_sheets", "loba_dsl.solver.advice", "loba_dsl.solver.api",

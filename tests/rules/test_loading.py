@@ -15,7 +15,9 @@ import stat
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -470,3 +472,32 @@ def test_ruleset_type_is_what_every_entry_point_returns(tmp_path: Path) -> None:
     path.write_text(HOUSE.format(parent="menos"), encoding="utf-8")
     for rs in (load("menos"), load_file(path), loads(path.read_text(encoding="utf-8"))):
         assert isinstance(rs, Ruleset)
+
+
+def test_a_loaded_ruleset_cannot_be_edited_by_one_caller_for_the_next() -> None:
+    # load(name) hands one compiled ruleset to every caller: its document, tables and origins are read-only,
+    # so an edit cannot change what the next load returns.  rules.md §1: menos deals 9 cards each.
+    import copy
+
+    rs = load("menos")
+    document: Any = rs.document
+    tables: Any = rs.tables
+    origins: Any = rs.origins
+    edits: list[Callable[[], object]] = [
+        lambda: document.__setitem__("name", "mine"),
+        lambda: document["deal"].__setitem__("cards", 11),
+        lambda: document["deck"]["ranks"].append({"key": "C", "face": 11}),
+        lambda: document["melds"].pop("pierna"),
+        lambda: tables.clear(),
+        lambda: origins.update({("name",): "elsewhere"}),
+    ]
+    for edit in edits:
+        with pytest.raises(TypeError, match="read-only"):
+            edit()
+    again = load("menos")
+    assert again.document["name"] == "menos" and again.document["deal"]["cards"] == 9
+    assert len(again.document["deck"]["ranks"]) == 13 and "pierna" in again.document["melds"]
+    assert again.tables and again.origins[("name",)].startswith("rulesets/menos.yaml:")
+    mine = copy.deepcopy(rs.document)  # a copy is the caller's own, to edit freely
+    mine["deal"]["cards"] = 11
+    assert mine["deal"]["cards"] == 11 and load("menos").document["deal"]["cards"] == 9
