@@ -276,13 +276,11 @@ def _solver(rs: Any, seconds: float) -> Any:
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
                  line: int, *, opened: bool = False, round_number: int | None = None) -> str:
-    from loba_dsl import arrange_hand, arrangement_dict, arrangement_text
+    from loba_dsl import arrange_hand, arranged_hand_dict, arranged_hand_text
 
     hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
                         line=line, discard=discard)
-    if as_json:
-        return _dumps(arrangement_dict(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
-    return str(arrangement_text(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
+    return _dumps(arranged_hand_dict(hand, rs)) if as_json else arranged_hand_text(hand, rs)
 
 
 # ---------------------------------------------------------------- diff

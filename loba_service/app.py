@@ -21,9 +21,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import __version__
+from loba_dsl import __version__, decode_utf8
 from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import LobaError
+from loba_dsl.errors import LobaError, RulesetError
 from loba_dsl.rules.model import Ruleset
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
@@ -75,6 +75,8 @@ class Service:
         """Requests answered 500 (a real bug); the fuzz tests prove it stays 0."""
         self._decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
         self.games: Any = None
+        self.tables: Any = None
+        """The live tables (:class:`loba_service.tables.Tables`)."""
 
     # ------------------------------------------------------------ reading requests
 
@@ -113,6 +115,7 @@ class Service:
         try:
             value: T = dec.decode(body)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # bytes that are not UTF-8: said first, in the one wording of every surface
             raise body_error(e, body) from None
         except RecursionError:
             raise self.too_deep() from None
@@ -327,6 +330,7 @@ async def _ndjson_batch(svc: Service, request: Request, body: bytes, name: str, 
         try:
             line = dec.decode(raw)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # not UTF-8: the one wording of every surface, located in the body
             err = body_error(e, raw, media="NDJSON")
             for item in err.errors:
                 if item.location.line is not None:
@@ -438,12 +442,7 @@ async def validate(svc: Service, request: Request) -> Response:
     body = await svc.body(request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype in YAML_TYPES:
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as e:
-            message = f"the YAML is not UTF-8 text ({e.reason} at byte {e.start})"
-            raise ServiceError(422, "bad-body", "The body is not UTF-8", message,
-                               [ErrorItem(code="malformed", message=message)]) from None
+        text = decode_utf8(body, file or bodies.UNNAMED_RULESET, error=RulesetError)
         if len(text) > svc.limits.max_yaml:
             message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
             raise ServiceError(422, "limit", "A limit of the service was passed", message,
@@ -465,12 +464,15 @@ async def healthz(svc: Service, request: Request) -> Response:
 # ---------------------------------------------------------------- the app
 
 
-def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> Starlette:
+def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tables: Any = None) -> Starlette:
     """The service as an ASGI app.  ``start_solvers``: start the solver processes at start-up (``loba
-    serve`` does) rather than at the first heavy call."""
+    serve`` does) rather than at the first heavy call.  ``tables``: the live tables' settings
+    (:class:`loba_service.tables.TablesConfig`; default from the environment)."""
     from loba_service import openapi, pages
+    from loba_service import tables as live_tables
 
     svc = Service(limits)
+    svc.tables = live_tables.Tables(svc, tables)
     document = openapi.document(svc.limits)
     encoded = msgspec.json.encode(document)
     routes: list[tuple[str, Callable[[Service, Request], Awaitable[Response]], str]] = [
@@ -487,7 +489,7 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
     ]
     from loba_service import games, sheets
 
-    routes += games.routes() + sheets.routes()
+    routes += games.routes() + sheets.routes() + live_tables.routes()
 
     async def openapi_json(request: Request) -> Response:
         return Response(encoded, media_type=JSON)
@@ -510,16 +512,19 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False) -> 
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if start_solvers:
             await anyio.to_thread.run_sync(svc.pool.start)
+        await svc.tables.start()
         try:
             yield
         finally:
             svc.stop_work()
+            await svc.tables.close()
             await anyio.to_thread.run_sync(svc.pool.close)
 
     app = Starlette(
         routes=[
             *(Route(path, _guarded(svc, fn), methods=[method]) for path, fn, method in routes),
             Route("/openapi.json", openapi_json, methods=["GET"]),
+            *live_tables.socket_routes(svc),
             *pages.routes(),  # the card-table page at /, its files at /static/NAME, the API's at /docs
         ],
         exception_handlers={HTTPException: http_error, Exception: server_error},

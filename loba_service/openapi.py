@@ -67,8 +67,10 @@ def _param(name: str, where: str, schema: dict[str, Any], description: str, requ
 def document(limits: Limits | None = None) -> dict[str, Any]:
     limits = limits or Limits()
     from loba_service import games, sheets
+    from loba_service.tables import docs as table_docs
+    from loba_service.tables.schema import TYPES as TABLE_TYPES
 
-    types = [*_TYPES, *games.TYPES, *sheets.TYPES]
+    types = [*_TYPES, *games.TYPES, *sheets.TYPES, *TABLE_TYPES]
     _, components = msgspec.json.schema_components(types, ref_template=REF)
     # A batch result is a meld's verdict or the errors of an input that is not cards.
     components["CheckBatchResponse"]["properties"]["results"] = {
@@ -139,6 +141,7 @@ def document(limits: Limits | None = None) -> dict[str, Any]:
     }
     paths.update(games.paths(_op, _ref, post))
     paths.update(sheets.paths(_op, post))
+    paths.update(table_docs.paths())
     limits_text = "\n".join(f"- `{n}` = {v}: {d}" for n, v, d in limits.table())
     return {
         "openapi": "3.1.0",

@@ -1,0 +1,238 @@
+"""One live table: the library's :class:`~loba_dsl.Table` played action by action, its seats' views.
+
+Everything here is pure (no I/O): the store keeps the actions, the hub sends the views.  A table is
+rebuilt from its creation (ruleset, players, dealer, seed) and its actions in order: the dealer's
+reshuffles and the next rounds' deals come from the table's own generator (``random.Random(seed)``), so
+the same actions give the same game, and each action's record digest is kept to prove it.
+
+An action is a move as in ``loba-record/1`` (``{"op": "draw", "player": "Ana", "from": "stock"}``...),
+a re-entry decision ``{"op": "reenter", "player": P, "accepted": true|false}`` (a match table, after a
+round that eliminated ``P``), or ``{"op": "undo", "player": P}``, offered only to a player whose own
+moves this turn left them no legal move (a lay-down short of a requirement).
+
+The table's ``ply`` counts every action taken since the deal, across rounds (a reshuffle the dealer
+makes before a stock draw counts too, as it does in the record): in the first round it is the round's
+ply, the number of the record's moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from loba_dsl import IllegalMove, LobaError, Ruleset, Table
+from loba_dsl.game.moves import move_from_dict
+from loba_dsl.game.record import view_of
+
+__all__ = ["HIDDEN", "MAX_LEGAL", "ActionRefused", "LiveTable", "Spec"]
+
+HIDDEN = "??"
+MAX_LEGAL = 1_000
+"""Most legal moves listed in a view (``legal_truncated`` says when there were more)."""
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a table was created from (kept by the store; the seed is secret unless ``seed_given``)."""
+
+    ruleset: Any
+    """A shipped ruleset's name, or ``{"yaml": TEXT, "file": NAME}``."""
+    players: tuple[str, ...]
+    dealer: str
+    seed: int
+    seed_given: bool
+    match: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "players": list(self.players), "dealer": self.dealer,
+                "seed": str(self.seed), "seed_given": self.seed_given, "match": self.match}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Spec:
+        return cls(d["ruleset"], tuple(d["players"]), d["dealer"], int(d["seed"]), bool(d["seed_given"]),
+                   bool(d["match"]))
+
+
+class ActionRefused(Exception):
+    """An action the table does not take: ``status`` 403 (another seat's), 422 (illegal: ``reasons``)."""
+
+    def __init__(self, status: int, slug: str, message: str, reasons: list[dict[str, str]] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.slug = slug
+        self.message = message
+        self.reasons = reasons or [{"rule": slug, "message": message, "where": ""}]
+
+
+class LiveTable:
+    """A table being played: the library's table, who sits where, and the views of the current state."""
+
+    def __init__(self, table_id: str, spec: Spec, rs: Ruleset) -> None:
+        self.id = table_id
+        self.spec = spec
+        self.rs = rs
+        self.table = Table.deal(rs, list(spec.players), spec.dealer, spec.seed)
+        if not spec.seed_given:
+            self.table.seed = None  # the record never shows a secret seed (it would show every card)
+        self.ply = 0
+        self.finished = False
+        self.last_events: list[Any] = []
+        """The library events of the last action, and ``("new_round", n)`` / re-entry markers."""
+        self._views: dict[str | None, dict[str, Any]] = {}
+        self._legal: list[dict[str, Any]] | None = None
+        self._truncated = False
+
+    # ------------------------------------------------------------ actions
+
+    def act(self, seat: str, action: dict[str, Any]) -> None:
+        """Take ``seat``'s action; :class:`ActionRefused` changes nothing."""
+        if not isinstance(action, dict):
+            raise ActionRefused(422, "bad-move", "a move is a JSON object as in loba-record/1")
+        player = action.get("player", seat)
+        if player != seat:
+            raise ActionRefused(403, "not-your-seat", f"this seat is {seat}'s: it cannot move for "
+                                f"{str(player)[:40]!r}")
+        if self.finished:
+            raise ActionRefused(422, "game-over", "the game at this table is over")
+        action = {**action, "player": seat}
+        op = action.get("op")
+        t = self.table
+        events: list[Any] = []
+        if op == "reenter":
+            accepted = action.get("accepted")
+            if not isinstance(accepted, bool):
+                raise ActionRefused(422, "bad-move", 'a re-entry decision is {"op": "reenter", "accepted": '
+                                    'true|false}')
+            try:
+                t.reenter(seat, accepted)
+            except LobaError as e:
+                raise ActionRefused(422, "illegal-move", e.message,
+                                    [{"rule": "match.reentry", "message": e.message, "where": ""}]) from None
+            events.append(("reentered" if accepted else "stayed_out", seat))
+        elif op == "undo":
+            if t.to_move != seat or self._legal_moves():
+                raise ActionRefused(422, "illegal-move", "undo is offered only to the player to move when "
+                                    "their own moves this turn left them no legal move",
+                                    [{"rule": "turn.order", "message": "nothing to undo", "where": ""}])
+            try:
+                t.undo()
+            except LobaError as e:
+                raise ActionRefused(422, "illegal-move", e.message) from None
+            events.append(("undone", seat))
+        else:
+            try:
+                move = move_from_dict(self.rs, action, t.players, "move")
+            except LobaError as e:
+                raise ActionRefused(422, "bad-move", e.message) from None
+            if op == "reshuffle":
+                raise ActionRefused(422, "bad-move", "the dealer's reshuffle is the table's to make, before a "
+                                    "stock draw from an empty stock")
+            try:
+                events += t.play(move)
+            except IllegalMove as e:
+                raise ActionRefused(422, "illegal-move", e.message, [r.to_dict() for r in e.reasons]) from None
+        events += self._advance()
+        self.ply = self._count()
+        self.last_events = events
+        self._views.clear()
+        self._legal = None
+
+    def _advance(self) -> list[Any]:
+        """Between rounds: end the game, wait for re-entry decisions, or deal the next round."""
+        t = self.table
+        if t.state.phase.value != "over" or t.outcome() is None:
+            return []
+        if not self.spec.match:
+            self.finished = True
+            return []
+        st = t.standings()
+        if st.offers:
+            return []
+        if st.over:
+            self.finished = True
+            return []
+        t.next_round()
+        return [("new_round", t.round_number)]
+
+    def _count(self) -> int:
+        return sum(len(log.moves) + len(log.reentries) for log in self.table.rounds)
+
+    @property
+    def digest(self) -> str:
+        return self.table.digest
+
+    # ------------------------------------------------------------ what a seat sees
+
+    def _legal_moves(self) -> list[dict[str, Any]]:
+        if self._legal is None:
+            out: list[dict[str, Any]] = []
+            self._truncated = False
+            if not self.finished and self.table.to_move is not None:
+                for m in self.table.legal():
+                    if len(out) >= MAX_LEGAL:
+                        self._truncated = True
+                        break
+                    out.append(m.to_dict(self.rs))
+            self._legal = out
+        return self._legal
+
+    def legal_for(self, seat: str | None) -> list[dict[str, Any]]:
+        """The actions ``seat`` may take now (empty for a spectator and when it is not their turn)."""
+        if seat is None or self.finished:
+            return []
+        t = self.table
+        offers = t.reentry_offers() if t.state.phase.value == "over" else ()
+        if any(o.player == seat for o in offers):
+            return [{"op": "reenter", "player": seat, "accepted": True},
+                    {"op": "reenter", "player": seat, "accepted": False}]
+        if t.to_move != seat or t.state.phase.value == "over":
+            return []
+        moves = self._legal_moves()
+        if not moves:
+            return [{"op": "undo", "player": seat}]
+        return moves
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        """``seat``'s view (``None``: a spectator): the library's :class:`~loba_dsl.PlayerView` as JSON, with the
+        table's ``ply``, the seat's ``legal`` actions and the table's state."""
+        got = self._views.get(seat)
+        if got is not None:
+            return got
+        t = self.table
+        v = t.view(seat).to_dict()
+        v["round_ply"] = v["ply"]
+        v["ply"] = self.ply
+        v["table"] = self.id
+        v["seat"] = seat
+        v["ruleset"] = t.ruleset_ref
+        v["match"] = self.spec.match
+        v["over"] = self.finished
+        v["legal"] = self.legal_for(seat)
+        v["legal_truncated"] = bool(v["legal"]) and self._truncated
+        v["previous"] = t.results[-1].to_dict() if t.results and t.rounds[-1].result is None else None
+        v["winners"] = list(t.standings().winners) if self.spec.match and t.results else []
+        self._views[seat] = v
+        return v
+
+    def events_for(self, seat: str | None) -> list[dict[str, Any]]:
+        """The last action's events as ``seat`` saw them: another player's stock draw shows no card."""
+        names = self.rs.deck.names_of
+        out: list[dict[str, Any]] = []
+        for e in self.last_events:
+            if isinstance(e, tuple):
+                kind, what = e
+                if kind == "new_round":
+                    out.append({"kind": kind, "player": None, "cards": [], "meld": None, "round": what})
+                else:
+                    out.append({"kind": kind, "player": what, "cards": [], "meld": None})
+                continue
+            cards = names(e.cards)
+            if e.kind == "drew" and e.player != seat:
+                cards = [HIDDEN] * len(cards)
+            out.append({"kind": e.kind, "player": e.player, "cards": cards, "meld": e.meld})
+        return out
+
+    def record(self, seat: str | None, whole: bool) -> dict[str, Any]:
+        """The ``loba-record/1`` record: whole, or as ``seat`` may see it (``None``: at no seat)."""
+        full = self.table.record()
+        return full if whole else view_of(full, seat)
