@@ -148,6 +148,10 @@ class Service:
         finally:
             self.live.discard(deadline)
 
+    def warm(self) -> None:
+        """Load the default ruleset and check a meld under it (its matcher built) before the first request."""
+        engine.check_one("A♣ 2♣ 3♣", self.rulesets.shipped(DEFAULT_RULESET), None, self.limits)
+
     def stop_work(self) -> None:
         """The server stops: every worker thread's work stops at its next look at its deadline."""
         for deadline in list(self.live):
@@ -512,6 +516,7 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if start_solvers:
             await anyio.to_thread.run_sync(svc.pool.start)
+            await anyio.to_thread.run_sync(svc.warm)
         await svc.tables.start()
         try:
             yield
