@@ -503,7 +503,7 @@ Round files (loba score FILE):
   round: 3                          # optional: the round's number, for the formula (default 1)
   players: 4                        # optional: how many play (default: those listed)
   player Ana: went out              # or: went out all at once
-    table: Q♥ K♥ A♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
+    table: A♥ 2♥ 3♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
   player Beto
     table: 4♣ 5♣ 6♣
     hand: JOKER A♠ K♦ 7♣            # the cards left in hand
@@ -515,7 +515,7 @@ Match files (loba match FILE):
 
   players: Ana, Beto, Carla, Dani
   round 1
-    Ana: out                        # went out this round
+    Ana: out                        # went out this round (scoring 0, as in menos)
     Beto: 34                        # points written down...
     Carla: 57
     Dani: 20
@@ -525,6 +525,9 @@ Match files (loba match FILE):
     Carla: 50
     Dani: 12
   reenter Carla                     # right after the round that eliminated her
+
+  Where going out scores points of its own (mas, mas-pagat: the melds; chinchon: -10), write them after
+  'out': Ana: out 45.
 
   A name may be several words: players: Ana, María Luz  then  María Luz: 34
   (and in a round: player María Luz: went out).

@@ -253,6 +253,7 @@ def score_round(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFa
                 melds.append(meld)
         read.append(tuple(melds))
     errors.extend(round_checks.cards_fit_the_deck(ruleset, players))
+    errors.extend(round_checks.requirements_met(ruleset, players, facts.round))
     raise_all(errors)
     out = tuple(_score(ruleset, p.name, melds, p.hand, p.went_out, p.all_at_once, facts.stock_out, facts.players,
                        facts.round) for p, melds in zip(players, read, strict=True))
