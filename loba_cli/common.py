@@ -17,7 +17,7 @@ from typing import Any, NoReturn, TypeVar
 from loba_dsl import DEFAULT_RULESET
 
 __all__ = ["DEFAULT_RULESET", "batch_file", "check_command", "dumps", "emit", "error_json", "fail", "guard",
-           "joined", "json_mode", "lang_code", "load_ruleset", "read_lines", "read_text"]
+           "joined", "json_mode", "lang_code", "load_ruleset", "read_lines", "read_text", "stdin_bytes"]
 
 T = TypeVar("T")
 
@@ -125,22 +125,41 @@ def batch_file(cards: str | None, file: str | None, missing: str) -> str | None:
 
 
 def read_lines(file: str) -> Iterator[str]:
-    """The lines of FILE ('-': stdin); an unreadable file ends the command (exit 2)."""
+    """The lines of FILE ('-': stdin); an unreadable file ends the command (exit 2), and text that is not
+    UTF-8 ends it with the library's one wording (where, which byte, its offset)."""
+    from loba_dsl import LobaError, decode_utf8
+
+    source = "<stdin>" if file == "-" else file
+    offset = 0
+
+    def lines(raw: Iterator[bytes]) -> Iterator[str]:
+        nonlocal offset
+        for number, data in enumerate(raw, start=1):
+            try:
+                yield decode_utf8(data, source, offset=offset, first_line=number)
+            except LobaError as e:
+                fail(e.render(), error=e)
+            offset += len(data)
+
     if file == "-":
-        try:
-            yield from sys.stdin
-        except UnicodeError as e:
-            fail(f"error: cannot read standard input: {e}")
+        yield from lines(iter(stdin_bytes().readline, b""))
         return
     from pathlib import Path
 
     try:
-        with Path(file).open(encoding="utf-8") as f:
-            yield from f
+        with Path(file).open("rb") as f:
+            yield from lines(iter(f.readline, b""))
     except FileNotFoundError:
         fail(f"error: no such file: {file}")
-    except (OSError, UnicodeError) as e:
-        fail(f"error: cannot read {file}: {e}")
+    except IsADirectoryError:
+        fail(f"error: not a file: {file}")
+    except OSError as e:
+        fail(f"error: cannot read {file}: {e.strerror}")
+
+
+def stdin_bytes() -> Any:
+    """Standard input as bytes (its text wrapper would decode it with the locale's codec, or fail unseen)."""
+    return getattr(sys.stdin, "buffer", None) or sys.stdin
 
 
 def read_text(file: str, what: str = "file") -> tuple[str, str]:
@@ -148,19 +167,20 @@ def read_text(file: str, what: str = "file") -> tuple[str, str]:
     (Notepad writes one) is dropped, and an empty file is an error, not an empty result."""
     from pathlib import Path
 
+    from loba_dsl import decode_utf8
+
     if file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
+        data, source = stdin_bytes().read(), "<stdin>"
     else:
         try:
-            text, source = Path(file).read_text(encoding="utf-8"), file
+            data, source = Path(file).read_bytes(), file
         except FileNotFoundError:
             fail(f"error: no such file: {file}")
         except IsADirectoryError:
             fail(f"error: not a file: {file}")
-        except UnicodeDecodeError as e:
-            fail(f"error: {file} is not UTF-8 text ({e.reason} at byte {e.start})")
         except OSError as e:
             fail(f"error: cannot read {file}: {e.strerror}")
+    text = data if isinstance(data, str) else guard(lambda: decode_utf8(data, source))
     text = text.removeprefix("\ufeff")
     if not text.strip():
         fail(f"error: {source} is empty: give the {what} to read (see `loba help formats`)")

@@ -18,6 +18,7 @@ from loba_cli.common import fail as _fail
 from loba_cli.common import guard as _guard
 from loba_cli.common import json_mode as _json_mode
 from loba_cli.common import load_ruleset as _load
+from loba_cli.common import stdin_bytes
 from loba_dsl import DEFAULT_RULESET
 
 FileArg = Annotated[str, typer.Argument(help="A loba-record/1 JSON file ('-': stdin).")]
@@ -30,7 +31,7 @@ def _read_record(file: str) -> Any:
     MAX_BYTES; a FIFO or a device is refused without waiting on it)."""
     from loba_dsl import read_record
 
-    return _guard(lambda: read_record(sys.stdin if file == "-" else file))
+    return _guard(lambda: read_record(stdin_bytes() if file == "-" else file))
 
 
 def _match_lines(result: Any) -> list[str]:

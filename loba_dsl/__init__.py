@@ -126,6 +126,8 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "match_text": "loba_dsl.render",
     "arrangement_text": "loba_dsl.render",
     "arrangement_dict": "loba_dsl.render",
+    "arranged_hand_text": "loba_dsl.render",
+    "arranged_hand_dict": "loba_dsl.render",
     "diff_text": "loba_dsl.render",
     "ruleset_text": "loba_dsl.render",
     # rulesets as JSON, one shape on every surface
@@ -142,6 +144,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "RulesetError": "loba_dsl.errors",
     "DSLError": "loba_dsl.errors",
     "Location": "loba_dsl.errors",
+    "decode_utf8": "loba_dsl.errors",
 }
 
 __all__ = [
@@ -188,6 +191,8 @@ __all__ = [
     "Verdict",
     "WitnessBudget",
     "arrange_hand",
+    "arranged_hand_dict",
+    "arranged_hand_text",
     "arrangement_dict",
     "arrangement_text",
     "bot_names",
@@ -198,6 +203,7 @@ __all__ = [
     "check_opening",
     "check_text",
     "deck_dict",
+    "decode_utf8",
     "diff",
     "diff_text",
     "dump_record",
@@ -271,6 +277,7 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.errors import decode_utf8 as decode_utf8
     from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
     from loba_dsl.game import InvalidMove as InvalidMove
@@ -292,6 +299,8 @@ if TYPE_CHECKING:
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.melds.check import check_lines as check_lines
+    from loba_dsl.render import arranged_hand_dict as arranged_hand_dict
+    from loba_dsl.render import arranged_hand_text as arranged_hand_text
     from loba_dsl.render import arrangement_dict as arrangement_dict
     from loba_dsl.render import arrangement_text as arrangement_text
     from loba_dsl.render import check_text as check_text

@@ -221,6 +221,35 @@ class LobaErrors(LobaError):
         return all(isinstance(e, InputError) for e in self.errors)
 
 
+_LINE_BREAK = re.compile("\r\n|\r|\n")
+
+
+def decode_utf8(data: bytes, source: str, *, error: type[LobaError] = InputError, offset: int = 0,
+                first_line: int = 1, hint: str = "save it as UTF-8") -> str:
+    r"""``data`` as text (a UTF-8 byte-order mark at its start dropped), or the one error every command and
+    endpoint gives for text that is not UTF-8: where the bad byte is (``source:line:column``), which byte,
+    and its offset.  ``data`` may be a piece of a longer text: its first byte at byte ``offset``, on line
+    ``first_line``.
+
+    >>> decode_utf8(b"\xef\xbb\xbfA\xe2\x99\xa3", "<cards>")
+    'A♣'
+    >>> decode_utf8(b"A\xe2\x99\xa3\n7\xff", "hand.txt")
+    Traceback (most recent call last):
+    ...
+    loba_dsl.errors.InputError: hand.txt:2:2: error: not UTF-8 text (bad byte 0xff at byte offset 6) (save it as UTF-8)
+    """
+    bom = 3 if offset == 0 and data.startswith(b"\xef\xbb\xbf") else 0
+    try:
+        return data[bom:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = bom + exc.start
+        before = _LINE_BREAK.split(data[bom:at].decode("utf-8"))
+        after = _LINE_BREAK.split(data[at:].decode("utf-8", "replace"), maxsplit=1)[0]
+        location = Location(source, first_line + len(before) - 1, len(before[-1]) + 1, text=before[-1] + after)
+        raise error(f"not UTF-8 text (bad byte 0x{data[at]:02x} at byte offset {offset + at})", location=location,
+                    hint=hint) from None
+
+
 def raise_all(errors: Sequence[LobaError]) -> None:
     """Raise nothing, the one error, or all of them together."""
     if len(errors) == 1:

@@ -21,9 +21,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import __version__
+from loba_dsl import __version__, decode_utf8
 from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import LobaError
+from loba_dsl.errors import LobaError, RulesetError
 from loba_dsl.rules.model import Ruleset
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
@@ -69,6 +69,8 @@ class Service:
         self.pool = SolverPool(self.limits.solvers, queue_wait=self.limits.queue_wait_ms / 1000,
                                memory_mb=self.limits.solver_memory_mb)
         self.threads = Threads(self.limits.threads, self.limits.queue)
+        self.live: set[Deadline] = set()
+        """The deadlines of the work running in worker threads (cancelled when the server stops)."""
         self.bugs = 0
         """Requests answered 500 (a real bug); the fuzz tests prove it stays 0."""
         self._decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
@@ -113,6 +115,7 @@ class Service:
         try:
             value: T = dec.decode(body)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # bytes that are not UTF-8: said first, in the one wording of every surface
             raise body_error(e, body) from None
         except RecursionError:
             raise self.too_deep() from None
@@ -133,6 +136,7 @@ class Service:
         async def work() -> T:
             return await self.threads.run(fn, *args, deadline)
 
+        self.live.add(deadline)
         try:
             return await watching(request.receive, work, deadline)
         except Overloaded:
@@ -141,6 +145,17 @@ class Service:
                                headers={"Retry-After": "1"}) from None
         except Stopped as e:
             raise _stopped(e, deadline.seconds) from None
+        finally:
+            self.live.discard(deadline)
+
+    def warm(self) -> None:
+        """Load the default ruleset and check a meld under it (its matcher built) before the first request."""
+        engine.check_one("A♣ 2♣ 3♣", self.rulesets.shipped(DEFAULT_RULESET), None, self.limits)
+
+    def stop_work(self) -> None:
+        """The server stops: every worker thread's work stops at its next look at its deadline."""
+        for deadline in list(self.live):
+            deadline.cancel()
 
     async def in_process(self, request: Request, name: str, args: tuple[Any, ...],
                          budget: float | None = None) -> Any:
@@ -319,6 +334,7 @@ async def _ndjson_batch(svc: Service, request: Request, body: bytes, name: str, 
         try:
             line = dec.decode(raw)
         except msgspec.MsgspecError as e:
+            decode_utf8(body, "<body>")  # not UTF-8: the one wording of every surface, located in the body
             err = body_error(e, raw, media="NDJSON")
             for item in err.errors:
                 if item.location.line is not None:
@@ -430,12 +446,7 @@ async def validate(svc: Service, request: Request) -> Response:
     body = await svc.body(request)
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype in YAML_TYPES:
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError as e:
-            message = f"the YAML is not UTF-8 text ({e.reason} at byte {e.start})"
-            raise ServiceError(422, "bad-body", "The body is not UTF-8", message,
-                               [ErrorItem(code="malformed", message=message)]) from None
+        text = decode_utf8(body, file or bodies.UNNAMED_RULESET, error=RulesetError)
         if len(text) > svc.limits.max_yaml:
             message = f"the ruleset has {len(text)} characters; at most {svc.limits.max_yaml} are accepted"
             raise ServiceError(422, "limit", "A limit of the service was passed", message,
@@ -505,10 +516,12 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if start_solvers:
             await anyio.to_thread.run_sync(svc.pool.start)
+            await anyio.to_thread.run_sync(svc.warm)
         await svc.tables.start()
         try:
             yield
         finally:
+            svc.stop_work()
             await svc.tables.close()
             await anyio.to_thread.run_sync(svc.pool.close)
 
@@ -528,4 +541,8 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
 
 def server_app() -> Starlette:
     """The app ``loba serve`` runs (uvicorn's factory): solver processes started with it."""
+    import sys
+
+    # The event loop waits for the GIL behind busy worker threads at most this long: /healthz stays prompt.
+    sys.setswitchinterval(0.001)
     return create_app(start_solvers=True)

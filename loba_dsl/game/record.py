@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import decode_utf8
 from loba_dsl.game.moves import (
     HIDDEN,
     UNKNOWN,
@@ -195,15 +196,14 @@ def _round(rs: Ruleset, raw: object, everyone: list[str], where: str) -> RoundRe
                        tuple(reentries), shown, _kept(raw, _ROUND_KEYS, where))
 
 
-def loads(text: str | bytes, *, ruleset: Ruleset | None = None, base: Path | None = None) -> GameRecord:
-    """Read a record from JSON text (at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep)."""
+def loads(text: str | bytes, *, ruleset: Ruleset | None = None, base: Path | None = None,
+          source: str = "<record>") -> GameRecord:
+    """Read a record from JSON text (at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep);
+    ``source`` names it in the error of bytes that are not UTF-8 (the one wording of every command)."""
     if len(text) > MAX_BYTES:
         raise RecordError(f"the record is over {MAX_BYTES:,} bytes (MAX_BYTES)")
     if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise RecordError(f"the record is not UTF-8 text ({e.reason} at byte {e.start})") from None
+        text = decode_utf8(text, source, error=RecordError)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -243,17 +243,21 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     return b"".join(chunks)
 
 
-def load(fp: IO[str] | str | Path, *, ruleset: Ruleset | None = None) -> GameRecord:
-    """Read a record from a file (a house ruleset is looked for beside it) or an open text stream."""
+def load(fp: IO[str] | IO[bytes] | str | Path, *, ruleset: Ruleset | None = None,
+         source: str = "<stdin>") -> GameRecord:
+    """Read a record from a file (a house ruleset is looked for beside it) or an open stream (text or bytes,
+    named ``source`` in errors)."""
     if isinstance(fp, (str, Path)):
         data = read_bytes(fp).removeprefix(b"\xef\xbb\xbf")
         if not data.strip():
             raise RecordError(f"{os.fspath(fp)} is empty: give a loba-record/1 JSON object")
-        return loads(data, ruleset=ruleset, base=Path(fp).parent)
+        return loads(data, ruleset=ruleset, base=Path(fp).parent, source=os.fspath(fp))
     text = fp.read(MAX_BYTES + 1)
     if not text.strip():
         raise RecordError("the record is empty: give a loba-record/1 JSON object")
-    return loads(text.removeprefix("\ufeff"), ruleset=ruleset)
+    if isinstance(text, bytes):
+        return loads(text.removeprefix(b"\xef\xbb\xbf"), ruleset=ruleset, source=source)
+    return loads(text.removeprefix("\ufeff"), ruleset=ruleset, source=source)
 
 
 # ---------------------------------------------------------------- writing

@@ -317,16 +317,27 @@ def _going_out(rs: Ruleset, hand: tuple[Card, ...], discarded: bool) -> bool:
     return not hand
 
 
+def finish_reasons(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
+                   info: TurnInfo, discarded: bool) -> list[Reason]:
+    """Why the turn may not end with ``hand`` left (after a discard, or going out without one); empty if it may.
+
+    The verdict of :func:`_finish` without the next state (the legal-move generator asks it of each discard).
+    """
+    reasons = _end_of_turn(rs, s, seat, hand, melds, info)
+    if (_going_out(rs, hand, discarded) and not rs.turn.go_out_on_first_lay_down
+            and seat not in s.laid_before):
+        reasons.append(reason(rs, "turn.go_out_on_first_lay_down",
+                              f"{s.players[seat]} may not go out in the turn of their first lay-down"))
+    return reasons
+
+
 def _finish(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
             pile: tuple[Card, ...], info: TurnInfo, discarded: bool) -> Judgement:
     """End the turn: check what must hold, then go out, end the round, or pass the turn."""
-    reasons = _end_of_turn(rs, s, seat, hand, melds, info)
-    out = _going_out(rs, hand, discarded)
-    if out and not rs.turn.go_out_on_first_lay_down and seat not in s.laid_before:
-        reasons.append(reason(rs, "turn.go_out_on_first_lay_down",
-                              f"{s.players[seat]} may not go out in the turn of their first lay-down"))
+    reasons = finish_reasons(rs, s, seat, hand, melds, info, discarded)
     if reasons:
         return reasons, None, ()
+    out = _going_out(rs, hand, discarded)
     name = s.players[seat]
     hands = _with_hand(s, seat, hand)
     opened = s.opened | {seat} if info.laid else s.opened
@@ -455,17 +466,25 @@ def _meld(rs: Ruleset, s: RoundState, seat: int, move: Meld) -> Judgement:
     return _put_down(rs, s, seat, hand, (*s.melds, meld), info, Event("melded", move.player, got.cards, number))
 
 
-def _lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
+def lay_off_target(rs: Ruleset, s: RoundState, seat: int, number: int) -> tuple[TableMeld | None, list[Reason]]:
+    """The meld ``number`` if the player at ``seat`` may lay cards off onto it now, else why not (no cards asked)."""
     if rs.turn.lay_off is LayOffRule.NONE:
-        return [reason(rs, "turn.lay_off", "this ruleset allows no lay-offs")], None, ()
-    m, reasons = _may_touch(rs, s, seat, move.meld, "turn.lay_off")
+        return None, [reason(rs, "turn.lay_off", "this ruleset allows no lay-offs")]
+    m, reasons = _may_touch(rs, s, seat, number, "turn.lay_off")
     if m is None:
-        return reasons, None, ()
-    if (seat not in s.opened and move.meld not in s.info.laid
+        return None, reasons
+    if (seat not in s.opened and number not in s.info.laid
             and (rs.requirements.opening is not None or rs.requirements.contracts is not None)):
         rule = "requirements.opening" if rs.requirements.opening is not None else "requirements.contracts"
-        return [reason(rs, rule, f"{move.player} may lay off onto other melds only after their first lay-down")], \
-            None, ()
+        return None, [reason(rs, rule, f"{s.players[seat]} may lay off onto other melds only after their first "
+                             "lay-down")]
+    return m, []
+
+
+def _lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
+    m, reasons = lay_off_target(rs, s, seat, move.meld)
+    if m is None:
+        return reasons, None, ()
     hand = _take(s.hands[seat], move.cards)
     if hand is None:
         return [_missing(rs, s.hands[seat], move.cards, move.player)], None, ()
@@ -577,18 +596,27 @@ def _move_wild(rs: Ruleset, s: RoundState, seat: int, move: MoveWild) -> Judgeme
     return [], replace(s, melds=melds, ply=s.ply + 1), (Event("moved_wild", move.player, (), m.number),)
 
 
+def discard_reasons(rs: Ruleset, s: RoundState, seat: int, card: Card) -> list[Reason]:
+    """Why the player at ``seat`` may not discard ``card`` (a card they hold), the end of the turn aside."""
+    if not rs.turn.discard_joker and rs.deck.is_joker(card):
+        return [reason(rs, "turn.discard_joker", "a Joker may not be discarded")]
+    info = s.info
+    if (rs.turn.rediscard_single is Rediscard.FORBIDDEN and info.pile_taken == 1 and info.pile_card == card
+            and s.hands[seat].count(card) == 1):
+        return [reason(rs, "turn.rediscard_single", f"{s.players[seat]} took {rs.deck.name(card)}, the only card "
+                       "of the discard pile, and may not discard it again this turn")]
+    return []
+
+
 def _discard(rs: Ruleset, s: RoundState, seat: int, move: Discard) -> Judgement:
     held = s.hands[seat]
     hand = _take(held, (move.card,))
     if hand is None:
         return [_missing(rs, held, (move.card,), move.player)], None, ()
-    if not rs.turn.discard_joker and rs.deck.is_joker(move.card):
-        return [reason(rs, "turn.discard_joker", "a Joker may not be discarded")], None, ()
+    reasons = discard_reasons(rs, s, seat, move.card)
+    if reasons:
+        return reasons, None, ()
     info = s.info
-    if (rs.turn.rediscard_single is Rediscard.FORBIDDEN and info.pile_taken == 1 and info.pile_card == move.card
-            and held.count(move.card) == 1):
-        return [reason(rs, "turn.rediscard_single", f"{move.player} took {rs.deck.name(move.card)}, the only card "
-                       "of the discard pile, and may not discard it again this turn")], None, ()
     got = _finish(rs, s, seat, hand, s.melds, (move.card, *s.pile), info, discarded=True)
     return got[0], got[1], (Event("discarded", move.player, (move.card,)), *got[2])
 

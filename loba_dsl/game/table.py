@@ -30,8 +30,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from loba_dsl.budget import BudgetLike
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
+from loba_dsl.game import legal as generated
 from loba_dsl.game import outcome as scoring
 from loba_dsl.game import partial, referee
 from loba_dsl.game.between_rounds import BetweenRounds, MatchRefused
@@ -43,7 +45,6 @@ from loba_dsl.game.moves import (
     cards_played,
     check_player_name,
     resolve,
-    with_deck,
 )
 from loba_dsl.game.record import deal_entry, piece, tail_entry
 from loba_dsl.game.referee import Event, IllegalMove, Reason
@@ -91,11 +92,13 @@ class Check:
 
 
 class LegalMoves:
-    """The legal moves of a state: iterate for a (bounded) list; ``in`` is exact legality."""
+    """The legal moves of a state: iterate for the list (generated, lazily, bounded: :mod:`loba_dsl.game.legal`);
+    ``in`` is exact legality (one judgement, never a listing)."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, budget: BudgetLike = None, limit: int = generated.MOVE_LIMIT) -> None:
         self._table = table
         self._rs, self._state, self._auto = table.rs, table.state, table.rng is not None
+        self._budget, self._limit = budget, limit
 
     def __iter__(self) -> Iterator[Move]:
         s, rs, deck = self._state, self._rs, self._rs.deck
@@ -105,14 +108,14 @@ class LegalMoves:
             # a hand-dealt game: moves of the cards known to be held, each judged on the real state
             known = tuple(c for c in s.hands[s.turn] if c != UNKNOWN)
             view = replace(s, hands=(*s.hands[:s.turn], known, *s.hands[s.turn + 1:]))
-            for mv in referee.legal_moves(rs, view):
+            for mv in generated.generate(rs, view, self._budget, self._limit):
                 if not self._table._judge(mv)[0]:
-                    yield with_deck(mv, deck)
+                    yield mv
             return
-        for mv in referee.legal_moves(rs, s):
+        for mv in generated.generate(rs, s, self._budget, self._limit):
             if self._table.partial and self._table._judge(mv)[0]:
                 continue
-            yield with_deck(mv, deck)
+            yield mv
 
     def __contains__(self, move: object) -> bool:
         try:
@@ -297,8 +300,10 @@ class Table(BetweenRounds):
         :meth:`record`): a cache key for :meth:`snapshot` that grows move by move at no cost."""
         return str(self._finished_hash(self.rounds[-1]).hexdigest())
 
-    def legal(self) -> LegalMoves:
-        return LegalMoves(self)
+    def legal(self, budget: BudgetLike = None, limit: int = generated.MOVE_LIMIT) -> LegalMoves:
+        """The legal moves now: iterate to list them (bounded by ``budget`` and ``limit``, past them a
+        :class:`~loba_dsl.errors.LobaError`); ``move in table.legal()`` judges one move."""
+        return LegalMoves(self, budget, limit)
 
     def _judge(self, move: Move) -> referee.Judgement:
         s = self.state

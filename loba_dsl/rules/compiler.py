@@ -425,10 +425,10 @@ class _Compiler:
             for lineno, offset, rule in lines:
                 lo, co = lineno - 1, offset
                 cp = self.guard(path, partial(compile_pred, rule.cond, names), lo, co)
-                self.guard(path, partial(check_expr, rule.value, scope, "int"), lo, co)
+                typed = self.guard(path, partial(check_expr, rule.value, scope, "int"), lo, co)
                 if self.bounded(path, rule.value, lo, co) is None:
                     continue
-                if cp is not None:
+                if cp is not None and typed is not None:  # a value that did not type-check is never evaluated
                     rules.append(TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
             if not rules:
                 self.problem(path, f"value table '{name}' has no lines")

@@ -289,6 +289,10 @@ def _schema_problems(doc: Document, extends_reach: str) -> tuple[list[LobaError]
             allowed, patterns = set(sub.get("properties", {})), list(sub.get("patternProperties", {}))
             extra = [k for k in err.instance if k not in allowed and not _matches_any(str(k), patterns)]
             bad.extend((*path, k) for k in extra)
+        elif err.validator == "required" and not path and isinstance(err.instance, dict):
+            # A key missing at the top level leaves out nothing but itself: the rest still compiles, and its
+            # DSL mistakes are still reported (a missing name must neither hide them nor let them through).
+            bad.extend((*path, k) for k in sub.get("required", ()) if k not in err.instance)
         else:
             bad.append(path)
     return errors, bad

@@ -20,7 +20,6 @@ by PyYAML's recursive composer, so a ``[[[[...`` bomb stops at the depth cap.
 
 from __future__ import annotations
 
-import codecs
 import math
 import pathlib
 import re
@@ -30,7 +29,7 @@ from typing import NamedTuple, Protocol, TypeVar
 
 import yaml
 
-from loba_dsl.errors import Location, RulesetError
+from loba_dsl.errors import Location, RulesetError, decode_utf8
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NODES", "MAX_SCALAR", "Document", "Path", "load", "load_file"]
 
@@ -343,16 +342,7 @@ def _too_big(size: int, source: str) -> RulesetError:
 
 def _decode(data: bytes, source: str) -> str:
     """UTF-8 text from ``data`` (a BOM is dropped); invalid UTF-8 names its byte offset."""
-    bom = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        return data[bom:].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        offset = bom + exc.start
-        before = _BREAK.split(data[bom:offset].decode("utf-8"))
-        after = _BREAK.split(data[offset:].decode("utf-8", "replace"), maxsplit=1)[0]
-        location = Location(source, len(before), len(before[-1]) + 1, text=before[-1] + after, length=1)
-        raise RulesetError(f"the ruleset is not valid UTF-8 (bad byte 0x{data[offset]:02x} at byte offset "
-                           f"{offset})", location=location, hint="save the file as UTF-8") from None
+    return decode_utf8(data, source, error=RulesetError)
 
 
 def load(text: str | bytes, source: str) -> Document:
