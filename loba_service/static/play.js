@@ -182,9 +182,9 @@ export function initPlay() {
         el("h3", { text: name }),
         qrSvg(url, t("play.qrOf", { name })),
         el("div", { class: "seat-link-text" },
-          el("div", { class: "field" }, el("label", { for: id, text: t("play.linkOf", { name }) }),
-            el("div", { class: "row" }, input, copy)),
-          el("a", { class: "button secondary", href: url, text: t("play.sitHere", { name }) }))));
+          el("a", { class: "button secondary", href: url, text: t("play.sitHere", { name }) })),
+        el("div", { class: "field seat-link-url" }, el("label", { for: id, text: t("play.linkOf", { name }) }),
+          el("div", { class: "row" }, input, copy))));
     });
     const note = el("p", { id: "play-copied", class: "hint", role: "status" });
     if (copied) note.textContent = copied.failed ? t("play.copyFailed") : t("play.copied", { name: copied.name });

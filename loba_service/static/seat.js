@@ -391,13 +391,18 @@ export class Seat {
       this.status.textContent = t("play.loading");
       return;
     }
+    this.dom.dataset.ply = String(this.view.ply); // which state is drawn (the tests wait for it)
     this.status.textContent = [...this.lastEvents, this.turnText()].join(" ");
+    const scores = this.scoresBox();
+    if (scores && this.view.outcome) {
+      // the round is over: its scores (and the record, at the end) come first
+      this.main.append(scores);
+      if (this.view.over && this.me()) this.main.append(this.recordBox());
+    }
     this.main.append(this.strip());
     if (this.me()) this.main.append(this.handBox(), this.movesBox());
     this.side.append(this.seatsBox(), this.meldsBox());
-    const scores = this.scoresBox();
-    if (scores) this.side.append(scores);
-    if (this.view.over && this.me()) this.after.append(this.recordBox());
+    if (scores && !this.view.outcome) this.side.append(scores);
     this.after.append(this.logBox(), this.leaveLink());
     if (key) this.refocus(key);
   }
@@ -468,7 +473,7 @@ export class Seat {
 
   handBox() {
     const box = el("section", { class: "hand", "aria-labelledby": "play-hand-h" });
-    box.append(el("h2", { id: "play-hand-h", text: t("play.handN", { n: this.hand.length }) }),
+    box.append(el("h2", { id: "play-hand-h", text: t("play.handN", { cards: countText(this.hand.length) }) }),
       el("p", { id: "play-hand-keys", class: "sr-only", text: t("play.handKeys") }));
     const group = el("div", { class: "hand-cards", role: "group", "aria-labelledby": "play-hand-h",
       "aria-describedby": "play-hand-keys" });
@@ -495,8 +500,8 @@ export class Seat {
       this.focusIndex = j;
     });
     const sel = this.selection();
-    box.append(group, el("p", { class: "hint selected-line", id: "play-selected" },
-      sel.length ? t("play.selected", { cards: sel.join(" ") }) : t("play.noneSelected")));
+    const hint = sel.length ? t("play.selected", { cards: sel.join(" ") }) : this.legal().length ? t("play.noneSelected") : "";
+    box.append(group, el("p", { class: "hint selected-line", id: "play-selected", text: hint }));
     return box;
   }
 
@@ -571,7 +576,7 @@ export class Seat {
       list.append(el("li", { class: name === v.to_move && !v.over ? "turn" : "" },
         el("span", { class: "marker", "aria-hidden": "true", text: name === v.to_move && !v.over ? "▶" : "" }),
         el("span", { class: "who", text: name }),
-        tags.length ? el("span", { class: "tags", text: ` (${tags.join(", ")})` }) : null,
+        el("span", { class: "tags", text: tags.length ? ` (${tags.join(", ")})` : "" }),
         el("span", { class: "count", text: countText(v.hand_counts[name] ?? 0) })));
     }
     return el("section", { class: "seats-box", "aria-labelledby": "play-seats-h" },
@@ -612,9 +617,8 @@ export class Seat {
       return el("tr", {}, ...cells);
     });
     return el("section", { class: "scores-box", "aria-labelledby": "play-scores-h" },
-      el("h2", { id: "play-scores-h", text: t("play.scores") }),
-      el("div", { class: "table-wrap" }, el("table", { class: "scores" },
-        el("caption", { text: t("play.scoresAfter", { n: round }) }),
+      el("h2", { id: "play-scores-h", text: round > 0 ? t("play.scoresAfter", { n: round }) : t("play.scores") }),
+      el("div", { class: "table-wrap" }, el("table", { class: "scores", "aria-labelledby": "play-scores-h" },
         el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col", text: h })))),
         el("tbody", {}, ...rows))));
   }
