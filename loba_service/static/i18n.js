@@ -143,6 +143,8 @@ const STRINGS = {
     "arrange.score": "Round score if the round ended now: {score}.",
     "arrange.canGoOut": "You can go out now.",
     "arrange.cannotGoOut": "You cannot go out now.",
+    "arrange.outScore": "Going out scores {score}.",
+    "arrange.outScoreWins": "Going out scores {score} and wins the match.",
     "arrange.discardCard": "Discard {card}.",
     "arrange.empty": "Tap or type the cards of a hand, then Arrange.",
     // play
@@ -397,6 +399,8 @@ const STRINGS = {
     "arrange.score": "Puntos de la ronda si terminara ahora: {score}.",
     "arrange.canGoOut": "Podés cortar ahora.",
     "arrange.cannotGoOut": "Todavía no podés cortar.",
+    "arrange.outScore": "Cortar suma {score}.",
+    "arrange.outScoreWins": "Cortar suma {score} y gana la partida.",
     "arrange.discardCard": "Descartá {card}.",
     "arrange.empty": "Tocá o escribí las cartas de una mano y después Acomodar.",
     "nav.play": "Jugar",
