@@ -65,6 +65,9 @@ class _Compiler:
         self.r = resolved
         self.data = resolved.data
         self.errors: list[LobaError] = []
+        self.from_defaults: set[int] = set()
+        """The errors (by ``id``) that a schema default no file set caused: they do not stop the compiling, so a
+        ruleset written without ``extends`` gets every such error in one run (issue 21)."""
         self.warnings: list[M.RuleWarning] = []
 
     # -- error placement
@@ -83,9 +86,22 @@ class _Compiler:
         if self.follows_left_out(path):
             return
         default = self.defaulted(path)
+        if default is None and ("Joker" in message or "JOKER" in message) and self.data["deck"].get("jokers"):
+            default = self.defaulted(("deck", "jokers"))  # the Jokers themselves may be the default's
+            wild = self.defaulted(("wilds", "cards"))
+            if default is not None and wild is not None:  # without Jokers, the default wild card goes too
+                default += f" (with deck.jokers: 0, set wilds.cards too: {wild.split(':')[0]})"
         if default is not None:
             hint = (f"{hint}; " if hint else "") + default
-        self.errors.append(DSLError(message, location=self.at(path, pos, line_offset, col_offset), hint=hint))
+        error = DSLError(message, location=self.at(path, pos, line_offset, col_offset), hint=hint)
+        if default is not None:
+            self.from_defaults.add(id(error))
+        self.errors.append(error)
+
+    def stop_unless_defaults(self) -> None:
+        """Stop at the errors so far, unless every one of them came from a schema default (see ``from_defaults``)."""
+        if any(id(e) not in self.from_defaults for e in self.errors):
+            raise_all(self.errors)
 
     def follows_left_out(self, path: Path) -> bool:
         """Whether a problem at ``path`` may only follow from a value the schema rejected (and that was
@@ -146,7 +162,7 @@ class _Compiler:
     def run(self) -> Ruleset:
 
         deck = self.deck()
-        raise_all(self.errors)
+        self.stop_unless_defaults()
         kinds = self.kinds()
         # Names declared, even where their text is broken: one typo gives one error, not a cascade.
         declared_kinds = tuple(k for k, v in self.data.get("melds", {}).items() if v is not None)
@@ -178,7 +194,7 @@ class _Compiler:
                                        self.guard(("match", "instant_win"), lambda: parse_formula(instant)))
             if instant_win is not None:
                 self.guard(("match", "instant_win"), lambda: check_expr(instant_win, scope, "bool"))
-        raise_all(self.errors)
+        self.stop_unless_defaults()
         on_melds = {t for t in (meld_points, opening.table if opening else None) if t}
         if round_formula is not None:
             on_melds |= _tables_on_melds(round_formula, set(tables))
