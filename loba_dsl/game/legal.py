@@ -228,9 +228,9 @@ class LegalGenerator:
                     if w > n_pool:
                         break
                     for naturals in itertools.combinations(held, n_nat):
-                        for wilds in combos(pool, w, exclude=[c for c in naturals if c in pool_codes]):
+                        for extra in combos(pool, w, exclude=[c for c in naturals if c in pool_codes]):
                             clock.tick()
-                            sub = tuple(sorted((*naturals, *wilds)))
+                            sub = tuple(sorted((*naturals, *extra)))
                             if sub not in seen:
                                 seen.add(sub)
                                 yield sub
@@ -325,10 +325,14 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     if t.lay_off is not LayOffRule.NONE and s.melds:
         wilds = g.wild_pool(counts)
         for m in s.melds:
+            candidates = g.lay_off_candidates(m, counts, wilds, clock)
+            first = next(candidates, None)
+            if first is None and not (m.run and wilds):
+                continue  # nothing to lay off onto it: whose it is need not be asked
             target, _ = referee.lay_off_target(rs, s, seat, m.number, why=False)
             if target is None:
                 continue
-            for cards in g.lay_off_candidates(target, counts, wilds, clock):
+            for cards in itertools.chain((first,) if first is not None else (), candidates):
                 clock.tick()
                 if len(cards) == n:
                     if may_empty and _judged(rs, s, LayOff(player, m.number, cards)):
