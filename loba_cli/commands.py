@@ -276,13 +276,11 @@ def _solver(rs: Any, seconds: float) -> Any:
 
 def _arrange_one(text: str, rs: Any, solver: Any, lang: str | None, as_json: bool, discard: bool, source: str,
                  line: int, *, opened: bool = False, round_number: int | None = None) -> str:
-    from loba_dsl import arrange_hand, arrangement_dict, arrangement_text
+    from loba_dsl import arrange_hand, arranged_hand_dict, arranged_hand_text
 
     hand = arrange_hand(solver, text, opened=opened, round_number=round_number, lang=lang, source=source,
                         line=line, discard=discard)
-    if as_json:
-        return _dumps(arrangement_dict(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
-    return str(arrangement_text(hand.arrangement, rs, discard=hand.discard, can_go_out=hand.can_go_out))
+    return _dumps(arranged_hand_dict(hand, rs)) if as_json else arranged_hand_text(hand, rs)
 
 
 # ---------------------------------------------------------------- diff
@@ -505,7 +503,7 @@ Round files (loba score FILE):
   round: 3                          # optional: the round's number, for the formula (default 1)
   players: 4                        # optional: how many play (default: those listed)
   player Ana: went out              # or: went out all at once
-    table: Q♥ K♥ A♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
+    table: A♥ 2♥ 3♥ | 7♠ 7♥ 7♦      # the melds on Ana's table, '|' between melds
   player Beto
     table: 4♣ 5♣ 6♣
     hand: JOKER A♠ K♦ 7♣            # the cards left in hand
@@ -517,7 +515,7 @@ Match files (loba match FILE):
 
   players: Ana, Beto, Carla, Dani
   round 1
-    Ana: out                        # went out this round
+    Ana: out                        # went out this round (scoring 0, as in menos)
     Beto: 34                        # points written down...
     Carla: 57
     Dani: 20
@@ -527,6 +525,9 @@ Match files (loba match FILE):
     Carla: 50
     Dani: 12
   reenter Carla                     # right after the round that eliminated her
+
+  Where going out scores points of its own (mas, mas-pagat: the melds; chinchon: -10), write them after
+  'out': Ana: out 45.
 
   A name may be several words: players: Ana, María Luz  then  María Luz: 34
   (and in a round: player María Luz: went out).

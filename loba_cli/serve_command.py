@@ -7,7 +7,7 @@ Starlette, msgspec and uvicorn are imported only when the command runs, so ``lob
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -25,6 +25,9 @@ def serve(
     workers: Annotated[int, typer.Option("--workers", min=1, max=64,
                                          help="Server processes (each with its own solver processes).")] = 1,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
+    db: Annotated[str | None, typer.Option("--db", metavar="PATH", help="Keep live tables in this SQLite file "
+                                           "(created on first use); without it they live in memory only.")]
+    = None,
 ) -> None:
     """Serve the page at / and the HTTP API (OpenAPI at /openapi.json, docs at /docs) until SIGTERM or Ctrl-C.
 
@@ -41,28 +44,98 @@ def serve(
     limits = Limits.from_env()
     import os
     import secrets
+    import signal
+    import threading
 
+    from loba_service.guard import GuardedProtocol
     from loba_service.seal import KEY_ENV
 
     # One key for every worker process, so any worker opens any sealed record (drawn here when unset).
     os.environ.setdefault(KEY_ENV, secrets.token_hex(32))
-    sys.stderr.write(f"loba serve: http://{host}:{port} (the page at /, the API docs at /docs), {workers} worker(s)\n")
-    import signal
+    # Live tables (loba_service.tables): where they are kept, and whether this server may hold them (one process).
+    if db is not None:
+        os.environ["LOBA_SERVICE_TABLES_DB"] = os.path.abspath(db)
+    os.environ["LOBA_SERVICE_WORKERS"] = str(workers)
+    if workers > 1:
+        sys.stderr.write("loba serve: live tables are refused with more than one worker (their WebSockets follow "
+                         "the one process that holds a table): use --workers 1 to play live tables\n")
+    sock = _listen(host, port)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    sys.stderr.write(f"loba serve: http://{shown}:{bound} (the page at /, the API docs at /docs), "
+                     f"{workers} worker(s)\n")
+    sys.stderr.flush()
+    _raise_file_limit()
+    # In-flight requests get their whole budget to finish; then the rest is cancelled and the process exits.
+    graceful = limits.max_budget_ms // 1000 + 5
 
     def stopped(signum: int, frame: object) -> None:  # uvicorn re-raises SIGTERM once it has drained
         sys.stderr.write("loba serve: stopped\n")
-        raise SystemExit(0)
+        sys.stderr.flush()
+        os._exit(0)  # busy worker threads were told to stop; nothing is left to wait for
 
     signal.signal(signal.SIGTERM, stopped)
-    uvicorn.run(
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if not self.should_exit:  # the first signal: a watchdog bounds the whole stop
+                timer = threading.Timer(graceful + 10, _hard_stop)
+                timer.daemon = True
+                timer.start()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
         "loba_service.app:server_app",
         factory=True,
-        host=host,
-        port=port,
+        http=GuardedProtocol,
         workers=workers,
         access_log=access_log,
         log_level="info" if access_log else "warning",
-        timeout_graceful_shutdown=limits.max_budget_ms // 1000 + 5,
+        timeout_graceful_shutdown=graceful,
+        timeout_keep_alive=limits.keep_alive,
         limit_max_requests=None,
         server_header=False,
     )
+    if workers > 1:
+        from uvicorn.supervisors import Multiprocess
+
+        Multiprocess(config, sockets=[sock]).run()
+    else:
+        Server(config).run(sockets=[sock])
+    sys.stderr.write("loba serve: stopped\n")
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def _listen(host: str, port: int) -> Any:
+    """The listening socket (so ``--port 0`` can say which port it got); a port in use is one line, exit 2."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        _fail(f"error: cannot listen on {host}:{port}: {e.strerror or e}")
+    sock.set_inheritable(True)
+    return sock
+
+
+def _raise_file_limit() -> None:
+    """Use every file descriptor the system allows (the connection limits stay well under it)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _hard_stop() -> None:
+    import os
+
+    sys.stderr.write("loba serve: stopped (work still running past the graceful stop was cancelled)\n")
+    sys.stderr.flush()
+    os._exit(0)

@@ -126,6 +126,8 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "match_text": "loba_dsl.render",
     "arrangement_text": "loba_dsl.render",
     "arrangement_dict": "loba_dsl.render",
+    "arranged_hand_text": "loba_dsl.render",
+    "arranged_hand_dict": "loba_dsl.render",
     "diff_text": "loba_dsl.render",
     "ruleset_text": "loba_dsl.render",
     # rulesets as JSON, one shape on every surface
@@ -189,6 +191,8 @@ __all__ = [
     "Verdict",
     "WitnessBudget",
     "arrange_hand",
+    "arranged_hand_dict",
+    "arranged_hand_text",
     "arrangement_dict",
     "arrangement_text",
     "bot_names",
@@ -295,6 +299,8 @@ if TYPE_CHECKING:
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.melds.check import check_lines as check_lines
+    from loba_dsl.render import arranged_hand_dict as arranged_hand_dict
+    from loba_dsl.render import arranged_hand_text as arranged_hand_text
     from loba_dsl.render import arrangement_dict as arrangement_dict
     from loba_dsl.render import arrangement_text as arrangement_text
     from loba_dsl.render import check_text as check_text

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from loba_dsl.scoring.requirements import Verdict
     from loba_dsl.scoring.rounds import RoundScore
     from loba_dsl.solver.api import Arrangement
+    from loba_dsl.solver.arrangement import ArrangedHand, OutNote
 
 
 def check_text(result: CheckResult) -> str:
@@ -164,8 +165,34 @@ def verdict_text(verdict: Verdict, ruleset: Ruleset) -> str:
     return "\n".join(lines)
 
 
+def arranged_hand_text(hand: ArrangedHand, ruleset: Ruleset) -> str:
+    """``loba arrange``: a hand arranged as the player stands, whether it can go out, and why not or what it
+    scores (``arrange_hand``'s answer)."""
+    return arrangement_text(hand.arrangement, ruleset, discard=hand.discard, can_go_out=hand.can_go_out,
+                            note=hand.note)
+
+
+def arranged_hand_dict(hand: ArrangedHand, ruleset: Ruleset) -> dict[str, object]:
+    """``loba arrange --json`` and ``POST /v1/arrange``: :func:`arranged_hand_text` as data."""
+    return arrangement_dict(hand.arrangement, ruleset, discard=hand.discard, can_go_out=hand.can_go_out,
+                            note=hand.note)
+
+
+def _going_out(can_go_out: bool, note: OutNote | None) -> list[str]:
+    if note is None:
+        return [f"  can go out: {'yes' if can_go_out else 'no'}"]
+    if not can_go_out:
+        if len(note.why_not) == 1:
+            return [f"  can go out: no: {note.why_not[0]}"]
+        return ["  can go out: no", *(f"    - {why}" for why in note.why_not)]
+    if note.score is None:
+        return ["  can go out: yes"]
+    wins = " and wins the match (match.instant_win)" if note.wins else ""
+    return [f"  can go out: yes; going out scores {note.score}{wins}"]
+
+
 def arrangement_text(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None = None,
-                     can_go_out: bool | None = None) -> str:
+                     can_go_out: bool | None = None, note: OutNote | None = None) -> str:
     """The melds (with what each wild stands for), the cards left, their value and the round score."""
     names = ruleset.deck.names
     hand = (*arr.cards, discard) if discard is not None else arr.cards
@@ -184,12 +211,12 @@ def arrangement_text(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None
     lines.append(f"  left: {left}{value}")
     lines.append(f"  score if the round ended now: {arr.score}")
     if can_go_out is not None:
-        lines.append(f"  can go out: {'yes' if can_go_out else 'no'}")
+        lines.extend(_going_out(can_go_out, note))
     return "\n".join(lines)
 
 
 def arrangement_dict(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None = None,
-                     can_go_out: bool | None = None) -> dict[str, object]:
+                     can_go_out: bool | None = None, note: OutNote | None = None) -> dict[str, object]:
     names = ruleset.deck.names
     out: dict[str, object] = {
         "ruleset": ruleset.name,
@@ -208,6 +235,10 @@ def arrangement_dict(arr: Arrangement, ruleset: Ruleset, *, discard: Card | None
     }
     if discard is not None:
         out["discard"] = names[discard]
+    if note is not None:
+        out["why_not"] = list(note.why_not)
+        out["going_out"] = None if not can_go_out or note.score is None else {
+            "score": note.score, "wins_match": note.wins}
     return out
 
 

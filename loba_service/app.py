@@ -69,6 +69,8 @@ class Service:
         self.pool = SolverPool(self.limits.solvers, queue_wait=self.limits.queue_wait_ms / 1000,
                                memory_mb=self.limits.solver_memory_mb)
         self.threads = Threads(self.limits.threads, self.limits.queue)
+        self.live: set[Deadline] = set()
+        """The deadlines of the work running in worker threads (cancelled when the server stops)."""
         self.bugs = 0
         """Requests answered 500 (a real bug); the fuzz tests prove it stays 0."""
         self._decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
@@ -134,6 +136,7 @@ class Service:
         async def work() -> T:
             return await self.threads.run(fn, *args, deadline)
 
+        self.live.add(deadline)
         try:
             return await watching(request.receive, work, deadline)
         except Overloaded:
@@ -142,6 +145,17 @@ class Service:
                                headers={"Retry-After": "1"}) from None
         except Stopped as e:
             raise _stopped(e, deadline.seconds) from None
+        finally:
+            self.live.discard(deadline)
+
+    def warm(self) -> None:
+        """Load the default ruleset and check a meld under it (its matcher built) before the first request."""
+        engine.check_one("A♣ 2♣ 3♣", self.rulesets.shipped(DEFAULT_RULESET), None, self.limits)
+
+    def stop_work(self) -> None:
+        """The server stops: every worker thread's work stops at its next look at its deadline."""
+        for deadline in list(self.live):
+            deadline.cancel()
 
     async def in_process(self, request: Request, name: str, args: tuple[Any, ...],
                          budget: float | None = None) -> Any:
@@ -502,10 +516,12 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if start_solvers:
             await anyio.to_thread.run_sync(svc.pool.start)
+            await anyio.to_thread.run_sync(svc.warm)
         await svc.tables.start()
         try:
             yield
         finally:
+            svc.stop_work()
             await svc.tables.close()
             await anyio.to_thread.run_sync(svc.pool.close)
 
@@ -525,4 +541,8 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
 
 def server_app() -> Starlette:
     """The app ``loba serve`` runs (uvicorn's factory): solver processes started with it."""
+    import sys
+
+    # The event loop waits for the GIL behind busy worker threads at most this long: /healthz stays prompt.
+    sys.setswitchinterval(0.001)
     return create_app(start_solvers=True)

@@ -306,7 +306,18 @@ class RequirementOut(Struct):
     arrangement: ArrangementOut | None
 
 
+class GoingOutOut(Struct):
+    """What going out this turn scores (the round formula), and whether it wins the match (``match.instant_win``)."""
+
+    score: int
+    wins_match: bool
+
+
 class ArrangeResponse(ArrangementOut):
+    why_not: list[str] | UnsetType = UNSET
+    """When the hand cannot go out: why (the opening minimum, the round's contract, the cards left)."""
+    going_out: GoingOutOut | UnsetType | None = UNSET
+    """When it can: what going out scores and whether it wins the match; else ``null``."""
     opening: RequirementOut | UnsetType = UNSET
     contract: RequirementOut | UnsetType = UNSET
     elapsed_ms: float = 0.0

@@ -61,7 +61,7 @@ def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, o
     (:func:`~loba_dsl.solver.advice.arrange_hand`, as ``loba arrange --opened/--round``).
     """
     from loba_dsl.budget import Budget
-    from loba_dsl.render import arrangement_dict
+    from loba_dsl.render import arranged_hand_dict, arrangement_dict
 
     t0 = time.perf_counter()
     solver = _solver(spec, players, local)
@@ -73,14 +73,14 @@ def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, o
 
         text = " ".join(rs.deck.names_of(cards))
         hand = arrange_hand(solver, text, opened=stands[0], round_number=stands[1], discard=discard, budget=clock)
-        arrangement, dropped, can_go_out = hand.arrangement, hand.discard, hand.can_go_out
-    elif discard:
-        dropped, arrangement = solver.best_discard(cards, budget=clock)
-        can_go_out = solver.can_go_out(cards, budget=clock).possible
+        out = arranged_hand_dict(hand, rs)  # what `loba arrange --json` prints, why not going out included
     else:
-        arrangement = solver.arrange(cards, budget=clock)
+        if discard:
+            dropped, arrangement = solver.best_discard(cards, budget=clock)
+        else:
+            arrangement = solver.arrange(cards, budget=clock)
         can_go_out = solver.can_go_out(cards, budget=clock).possible
-    out = arrangement_dict(arrangement, rs, discard=dropped, can_go_out=can_go_out)
+        out = arrangement_dict(arrangement, rs, discard=dropped, can_go_out=can_go_out)
     if opening:
         best = solver.best_opening(cards, budget=clock)
         out["opening"] = {"possible": best is not None,

@@ -37,6 +37,7 @@ class RulesetCache:
         self._shipped: dict[str, Ruleset] = {}
         self._house: OrderedDict[str, Ruleset | LobaError] = OrderedDict()
         self._lock = threading.Lock()
+        self._load_lock = threading.Lock()
         self.compiled = 0
         """How many house rulesets were compiled (for the tests of the cache)."""
 
@@ -66,8 +67,11 @@ class RulesetCache:
     def shipped(self, name: str) -> Ruleset:
         rs = self._shipped.get(name)
         if rs is None:
-            rs = loading.load(name)  # an unknown name raises, listing the shipped ones
-            self._shipped[name] = rs
+            with self._load_lock:  # one load per name, however many requests ask for it at once
+                rs = self._shipped.get(name)
+                if rs is None:
+                    rs = loading.load(name)  # an unknown name raises, listing the shipped ones
+                    self._shipped[name] = rs
         return rs
 
     def house(self, file: str, text: str) -> Ruleset:

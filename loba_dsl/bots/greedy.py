@@ -117,28 +117,38 @@ class Greedy:
 
     def draw_and_plan(self, s: RoundState) -> tuple[Draw, list[Move]]:
         """The draw, and after a draw from the pile the plan of the rest of the turn (else empty)."""
+        draw, plan, _ = self.draw_and_plan_to_end(s)
+        return draw, plan
+
+    def draw_and_plan_to_end(self, s: RoundState) -> tuple[Draw, list[Move], RoundState | None]:
+        """:meth:`draw_and_plan`, and after a draw from the pile the state at the turn's end (else ``None``)."""
         rs = self.rs
         me = s.players[s.turn]
         hand = s.hands[s.turn]
         take = Draw(me, "discard")
         if s.pile:
-            reasons, after, _ = referee.judge(rs, s, take)
-            if not reasons and after is not None:
-                taken = s.pile if rs.turn.discard_pile_take is PileTake.WHOLE_PILE else s.pile[:1]
-                if self.better(self.after_discard((*hand, *taken)), self.score(hand)):
-                    plan = self.plan(after)
+            taken = s.pile if rs.turn.discard_pile_take is PileTake.WHOLE_PILE else s.pile[:1]
+            if self.better(self.after_discard((*hand, *taken)), self.score(hand)):
+                reasons, after, _ = referee.judge(rs, s, take)
+                if not reasons and after is not None:
+                    plan, end = self.plan_to_end(after)
                     if plan:
-                        return take, plan
-        return Draw(me, "stock"), []
+                        return take, plan, end
+        return Draw(me, "stock"), [], None
 
     # ------------------------------------------------------------ the play phase
 
     def plan(self, s: RoundState) -> list[Move]:
         """The moves to the end of the turn (each judged legal in turn; empty if no plan ends it legally)."""
-        for moves in (self._going_out(s), self._lay_down(s, meld=True), self._lay_down(s, meld=False)):
+        return self.plan_to_end(s)[0]
+
+    def plan_to_end(self, s: RoundState) -> tuple[list[Move], RoundState | None]:
+        """:meth:`plan`, and the state it ends the turn in (``None`` with an empty plan)."""
+        for way in (self._going_out, self._lay_down_melds, self._discard_alone):
+            moves, end = way(s)
             if moves:
-                return moves
-        return []
+                return moves, end
+        return [], None
 
     def _requirement(self, s: RoundState) -> str | None:
         from loba_dsl.solver.advice import requirement_in_force
@@ -164,7 +174,7 @@ class Greedy:
             return self.solver.contract(hand, s.round_number) is not None
         return self.solver.best_opening(hand) is not None
 
-    def _going_out(self, s: RoundState) -> list[Move]:
+    def _going_out(self, s: RoundState) -> tuple[list[Move], RoundState | None]:
         rs, solver = self.rs, self.solver
         seat = s.turn
         me = s.players[seat]
@@ -174,7 +184,7 @@ class Greedy:
         if need is None:
             go = solver.can_go_out(hand, opened=seat in s.laid_before)
             if not go.possible or go.arrangement is None:
-                return []
+                return [], None
             melds = [tuple(m.cards) for m in go.arrangement.melds]
             discard = go.discard
         else:
@@ -182,11 +192,11 @@ class Greedy:
             from loba_dsl.solver.going_out import go_out_meeting
 
             if not self._first_lay_down(s, need):
-                return []
+                return [], None
             rule = contract_rule(rs, s.round_number) if need == "contract" else opening_rule(rs)
             way = go_out_meeting(solver, hand, rule)
             if way is None:
-                return []
+                return [], None
             melds = [tuple(m) for m in way.melds]
             discard = way.aside
         moves: list[Move] = [Meld(me, tuple(sorted(m))) for m in melds]
@@ -194,8 +204,8 @@ class Greedy:
             moves.append(Discard(me, discard))
         end, played = self.run(s, moves)
         if end is None or end.phase is not Phase.OVER or end.went_out != seat:
-            return []
-        return played
+            return [], None
+        return played, end
 
     def _melds_to_lay(self, s: RoundState) -> list[tuple[Card, ...]]:
         hand = s.hands[s.turn]
@@ -211,7 +221,13 @@ class Greedy:
         got = arrange_hand(self.solver, text, opened=False, round_number=s.round_number, discard=True)
         return [tuple(sorted(m.cards)) for m in got.arrangement.melds]
 
-    def _lay_down(self, s: RoundState, *, meld: bool) -> list[Move]:
+    def _lay_down_melds(self, s: RoundState) -> tuple[list[Move], RoundState | None]:
+        return self._lay_down(s, meld=True)
+
+    def _discard_alone(self, s: RoundState) -> tuple[list[Move], RoundState | None]:
+        return self._lay_down(s, meld=False)
+
+    def _lay_down(self, s: RoundState, *, meld: bool) -> tuple[list[Move], RoundState | None]:
         seat = s.turn
         me = s.players[seat]
         played: list[Move] = []
@@ -223,21 +239,19 @@ class Greedy:
                 s = ns
                 played.append(Meld(me, cards))
                 if s.phase is Phase.OVER:
-                    return played
-            for mv in self._lay_offs(s):
-                s2, _ = self.run(s, (mv,))
-                assert s2 is not None
-                s = s2
+                    return played, s
+            for mv, ns in self._lay_offs(s):
+                s = ns
                 played.append(mv)
                 if s.phase is Phase.OVER:
-                    return played
-        discard = self.discard(s)
-        if discard is None:
-            return []
-        played.append(discard)
-        return played
+                    return played, s
+        got = self.discard_to_end(s)
+        if got is None:
+            return [], None
+        played.append(got[0])
+        return played, got[1]
 
-    def _lay_offs(self, s: RoundState) -> Iterator[Move]:
+    def _lay_offs(self, s: RoundState) -> Iterator[tuple[Move, RoundState]]:
         """Lay-offs that cost the hand nothing, one at a time (each judged on the state it is played in)."""
         rs = self.rs
         if rs.turn.lay_off is LayOffRule.NONE or not s.melds:
@@ -270,7 +284,7 @@ class Greedy:
                     break
             if found is None:
                 return
-            yield found[0]
+            yield found
             s = found[1]
             if s.phase is Phase.OVER:
                 return
@@ -338,12 +352,17 @@ class Greedy:
 
     def discard(self, s: RoundState) -> Move | None:
         """The best legal discard that ends the turn legally, or ``None``."""
+        got = self.discard_to_end(s)
+        return got[0] if got is not None else None
+
+    def discard_to_end(self, s: RoundState) -> tuple[Move, RoundState] | None:
+        """:meth:`discard` and the state after it, or ``None``."""
         me = s.players[s.turn]
         for c in self.discard_order(s):
             mv = Discard(me, c)
             reasons, ns, _ = referee.judge(self.rs, s, mv)
             if not reasons and ns is not None:
-                return mv
+                return mv, ns
         return None
 
     def danger(self, card: Card, seen: Counter[Card]) -> int:

@@ -5,6 +5,8 @@
 (True, 'escalera', ['A♣', '2♣', '3♣'])
 >>> check("7♠ 7♥ JOKER").reasons()[0]
 "pierna: allows no wild cards, but JOKER would be wild (rule 'no wilds' at rulesets/menos.yaml:54)"
+>>> check("7♠ 7♥ JOKER").reasons("es")[0]
+"pierna: no admite comodines, pero JOKER haría de comodín (regla 'no wilds' en rulesets/menos.yaml:54)"
 """
 
 from __future__ import annotations
@@ -72,10 +74,12 @@ class CheckResult:
             if best.wild[q]
         ]
 
-    def reasons(self) -> list[str]:
-        return [explain(self.ruleset, f) for f in self.outcome.failures]
+    def reasons(self, messages: str = "en") -> list[str]:
+        """Why the cards are not a meld, one reason per failed clause; ``messages``: the language of the
+        words, ``en`` or ``es`` (card, kind and rule names stay the ruleset's own)."""
+        return [explain(self.ruleset, f, messages) for f in self.outcome.failures]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, messages: str = "en") -> dict[str, Any]:
         best = self.best
         return {
             "input": self.input,
@@ -86,7 +90,7 @@ class CheckResult:
             "reading": self.reading_names() if best else None,
             "wilds": self.wilds(),
             "points": self.points,
-            "reasons": self.reasons(),
+            "reasons": self.reasons(messages),
         }
 
 

@@ -25,6 +25,7 @@ from loba_dsl.dsl.evaluate import compare
 if TYPE_CHECKING:
     from dataclasses import dataclass
 
+    from loba_dsl.melds.reason_words import ReasonWords
     from loba_dsl.rules.model import MeldKind, Ruleset
 else:
     from loba_dsl.frozen import dataclass
@@ -88,8 +89,12 @@ class Failure:
     structural: bool = False
     """A failure of the meld's structure (rank, suit, sequence), not of a limit."""
 
-    def message(self, names: Sequence[str]) -> str:
-        return self.template.format(*self.values, cards=" ".join(map(names.__getitem__, self.cards)))
+    def message(self, names: Sequence[str], words: ReasonWords | None = None) -> str:
+        """The reason in words: English, or in the language of ``words``."""
+        cards = " ".join(map(names.__getitem__, self.cards))
+        if words is None:
+            return self.template.format(*self.values, cards=cards)
+        return words.template(self.template).format(*map(words.value, self.values), cards=cards)
 
 
 class Outcome:

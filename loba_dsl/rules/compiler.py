@@ -65,6 +65,9 @@ class _Compiler:
         self.r = resolved
         self.data = resolved.data
         self.errors: list[LobaError] = []
+        self.from_defaults: set[int] = set()
+        """The errors (by ``id``) that a schema default no file set caused: they do not stop the compiling, so a
+        ruleset written without ``extends`` gets every such error in one run (issue 21)."""
         self.warnings: list[M.RuleWarning] = []
 
     # -- error placement
@@ -83,9 +86,22 @@ class _Compiler:
         if self.follows_left_out(path):
             return
         default = self.defaulted(path)
+        if default is None and ("Joker" in message or "JOKER" in message) and self.data["deck"].get("jokers"):
+            default = self.defaulted(("deck", "jokers"))  # the Jokers themselves may be the default's
+            wild = self.defaulted(("wilds", "cards"))
+            if default is not None and wild is not None:  # without Jokers, the default wild card goes too
+                default += f" (with deck.jokers: 0, set wilds.cards too: {wild.split(':')[0]})"
         if default is not None:
             hint = (f"{hint}; " if hint else "") + default
-        self.errors.append(DSLError(message, location=self.at(path, pos, line_offset, col_offset), hint=hint))
+        error = DSLError(message, location=self.at(path, pos, line_offset, col_offset), hint=hint)
+        if default is not None:
+            self.from_defaults.add(id(error))
+        self.errors.append(error)
+
+    def stop_unless_defaults(self) -> None:
+        """Stop at the errors so far, unless every one of them came from a schema default (see ``from_defaults``)."""
+        if any(id(e) not in self.from_defaults for e in self.errors):
+            raise_all(self.errors)
 
     def follows_left_out(self, path: Path) -> bool:
         """Whether a problem at ``path`` may only follow from a value the schema rejected (and that was
@@ -146,7 +162,7 @@ class _Compiler:
     def run(self) -> Ruleset:
 
         deck = self.deck()
-        raise_all(self.errors)
+        self.stop_unless_defaults()
         kinds = self.kinds()
         # Names declared, even where their text is broken: one typo gives one error, not a cascade.
         declared_kinds = tuple(k for k, v in self.data.get("melds", {}).items() if v is not None)
@@ -178,7 +194,7 @@ class _Compiler:
                                        self.guard(("match", "instant_win"), lambda: parse_formula(instant)))
             if instant_win is not None:
                 self.guard(("match", "instant_win"), lambda: check_expr(instant_win, scope, "bool"))
-        raise_all(self.errors)
+        self.stop_unless_defaults()
         on_melds = {t for t in (meld_points, opening.table if opening else None) if t}
         if round_formula is not None:
             on_melds |= _tables_on_melds(round_formula, set(tables))
@@ -425,10 +441,10 @@ class _Compiler:
             for lineno, offset, rule in lines:
                 lo, co = lineno - 1, offset
                 cp = self.guard(path, partial(compile_pred, rule.cond, names), lo, co)
-                self.guard(path, partial(check_expr, rule.value, scope, "int"), lo, co)
+                typed = self.guard(path, partial(check_expr, rule.value, scope, "int"), lo, co)
                 if self.bounded(path, rule.value, lo, co) is None:
                     continue
-                if cp is not None:
+                if cp is not None and typed is not None:  # a value that did not type-check is never evaluated
                     rules.append(TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
             if not rules:
                 self.problem(path, f"value table '{name}' has no lines")

@@ -157,6 +157,8 @@ def _redact(error: LobaError) -> None:
             start = max(0, loc.column - 1)
             token = loc.text[start : start + max(1, min(loc.length, 40))]
             e.location = Location(loc.source, loc.line, loc.column, " " * start + token, len(token) or 1)
+        if e.hint is not None and "must be quoted" in e.hint:  # it quotes the line, which is not echoed
+            e.hint = None
 
 
 def _resolve(source: Source, resolver: Resolver, seen: tuple[str, ...]) -> Resolved:
@@ -289,6 +291,10 @@ def _schema_problems(doc: Document, extends_reach: str) -> tuple[list[LobaError]
             allowed, patterns = set(sub.get("properties", {})), list(sub.get("patternProperties", {}))
             extra = [k for k in err.instance if k not in allowed and not _matches_any(str(k), patterns)]
             bad.extend((*path, k) for k in extra)
+        elif err.validator == "required" and not path and isinstance(err.instance, dict):
+            # A key missing at the top level leaves out nothing but itself: the rest still compiles, and its
+            # DSL mistakes are still reported (a missing name must neither hide them nor let them through).
+            bad.extend((*path, k) for k in sub.get("required", ()) if k not in err.instance)
         else:
             bad.append(path)
     return errors, bad
@@ -320,6 +326,17 @@ def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: 
             hint=suggest(str(instance), [str(o) for o in sub.get("enum", [])]),
             code="schema",
         )
+    if kind == "type" and isinstance(instance, str) and isinstance(sub, dict) and path:
+        # ``escalera: run 3..13``: the text of the one setting a block of settings holds, written in its place.
+        props = sub.get("properties", {})
+        texts = [k for k, v in props.items() if isinstance(v, dict) and v.get("type") == "string"
+                 and k != "description"]
+        if len(texts) == 1:
+            key, name = texts[0], path[-1]
+            return RulesetError(f"{dotted} is a block of settings, not the text '{instance}'",
+                                location=doc.location(path), code="schema",
+                                hint=f"write it under '{key}:', on the next line and indented, or on one line as "
+                                     f"'{name}: {{{key}: {instance}}}'")
     if path == ("extends",) and kind == "pattern":
         return RulesetError(f"'extends' must name {extends_reach}, not '{instance}'",
                             location=doc.location(path), code="schema")

@@ -200,6 +200,17 @@ class _Builder:
         line, column = (mark.line, mark.column) if mark is not None else (0, 0)
         return _locate(self.source, self.lines, line, column, length)
 
+    def quote_hint(self, line: int) -> str | None:
+        """For ``key: a ? b : c`` (a formula's ``? :``, or any text holding ``': '``): say to quote the value."""
+        text = self.lines[line] if line < len(self.lines) else ""
+        found = re.match(r"\s*(-\s+)?([^\s:#][^:#]*?):\s+(.*?)\s*(#.*)?$", text)
+        if found is None or ": " not in found.group(3) or found.group(3)[:1] in "\"'|>":
+            return None
+        key, value = found.group(2), found.group(3)
+        quoted = value.replace("\\", "\\\\").replace('"', '\\"')
+        what = "a formula's '? :'" if "?" in value else "': '"
+        return f'a value holding {what} must be quoted: {key}: "{quoted}"'
+
     def token(self, event: yaml.Event) -> str:
         """The source text of the token (anchor, tag, ``---``...) where ``event`` starts."""
         mark = event.start_mark
@@ -226,6 +237,8 @@ class _Builder:
                 hint = f"{exc.context}, which started on line {exc.context_mark.line + 1}"
             if exc.problem and "'\\t'" in exc.problem:
                 hint = "indent with spaces: YAML does not allow tabs there"
+            if exc.problem == "mapping values are not allowed here" and exc.problem_mark is not None:
+                hint = self.quote_hint(exc.problem_mark.line) or hint
             location = self.at(exc.problem_mark or exc.context_mark)
             raise RulesetError(exc.problem or "invalid YAML", location=location, hint=hint) from exc
         except yaml.reader.ReaderError as exc:

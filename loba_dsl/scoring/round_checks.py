@@ -15,6 +15,10 @@
   holds at most that many (their melds may be left out).
 - The cards of all players together fit the deck: no card more often than its
   copies (rules.md §5: ``7♠ 7♠`` is two physical cards).
+- Under ``requirements`` (rules.md §4), a player with melds on the table has opened, so the table holds a
+  first lay-down that met the requirement: under an opening minimum the table is worth at least it (a first
+  lay-down is part of the table, and lay-offs only add to it); under contracts it holds melds of the
+  round's contract, as many of each kind as it asks.
 
 Every problem is a :class:`~loba_dsl.scoring.model.PartError` naming the player
 (and the meld or card) by position.  :func:`loba_dsl.scoring.rounds.score_round`
@@ -24,20 +28,22 @@ of a round it is about to end.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.rules.model import GoingOut, Ruleset, StockExhausted
 from loba_dsl.scoring.model import Part, PartError, PlayerPoints, PlayerRound, RoundFacts
 
-__all__ = ["cards_fit_the_deck", "dealt_cards", "distinct_names", "going_out", "round_problems", "table_size"]
+__all__ = ["cards_fit_the_deck", "dealt_cards", "distinct_names", "going_out", "requirements_met", "round_problems",
+           "table_size"]
 
 
 def round_problems(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFacts) -> list[PartError]:
     """Every reason this round cannot have happened under ``ruleset`` (meld legality apart), in reading order."""
     return [*distinct_names(players), *table_size(ruleset, len(players), facts.players),
             *going_out(ruleset, players, facts.stock_out), *dealt_cards(ruleset, players, facts.players),
-            *cards_fit_the_deck(ruleset, players)]
+            *cards_fit_the_deck(ruleset, players), *requirements_met(ruleset, players, facts.round)]
 
 
 def distinct_names(players: Sequence[PlayerRound | PlayerPoints]) -> list[PartError]:
@@ -137,4 +143,51 @@ def dealt_cards(ruleset: Ruleset, players: Sequence[PlayerRound], table: int) ->
             f"the round with the {dealt} cards dealt", part=Part(player=i),
             hint="list every card: the melds put down on 'table:' and the rest on 'hand:' "
                  "(deal.cards, deal.counted_at_end)"))
+    return errors
+
+
+MAX_CONTRACT_READINGS = 4096
+"""Past this many ways of reading a table's melds as kinds, the contract check is not made (never a slow round)."""
+
+
+def requirements_met(ruleset: Ruleset, players: Sequence[PlayerRound], round_number: int) -> list[PartError]:
+    """Every player with melds on the table met the opening minimum or the round's contract (see the module).
+
+    A table with an illegal meld is left to the meld check, which reports it."""
+    from loba_dsl.errors import InputError
+    from loba_dsl.scoring.requirements import contract_rule, legal_kinds, opening, opening_rule
+
+    req = ruleset.requirements
+    if req.opening is None and req.contracts is None:
+        return []
+    errors: list[PartError] = []
+    for i, p in enumerate(players):
+        if not p.melds:
+            continue
+        kinds = [legal_kinds(ruleset, m) for m in p.melds]
+        if not all(kinds):
+            continue
+        if req.contracts is not None:
+            try:
+                rule = contract_rule(ruleset, round_number)
+            except InputError as e:
+                return [PartError(e.message, part=Part(), hint=e.hint)]
+            readings = 1
+            for k in kinds:
+                readings *= len(k)
+            if readings > MAX_CONTRACT_READINGS:
+                continue
+            if not any(rule.fulfilled_by(choice, others=True) for choice in itertools.product(*kinds)):
+                errors.append(PartError(
+                    f"{p.name}'s table does not hold round {round_number}'s contract, {rule.in_words}, which is "
+                    f"the first lay-down under {ruleset.name} (requirements.contracts)", part=Part(player=i),
+                    hint="a round file names its round with 'round: N' (round 1 when it does not)"))
+        elif req.opening is not None:
+            verdict = opening(ruleset, p.melds)
+            if not verdict.ok:
+                minimum = opening_rule(ruleset).minimum
+                errors.append(PartError(
+                    f"{p.name}'s table is worth {verdict.value} by the opening's count, below the opening minimum "
+                    f"of {minimum} under {ruleset.name}: no first lay-down from it reached the minimum "
+                    "(requirements.opening)", part=Part(player=i)))
     return errors

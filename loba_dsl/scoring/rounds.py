@@ -35,8 +35,8 @@ from loba_dsl.rules.model import Better, Ruleset
 from loba_dsl.scoring import round_checks
 from loba_dsl.scoring.model import SCHEMA_VERSION, Part, PartError, PlayerRound, RoundFacts
 
-__all__ = ["MeldScore", "PlayerScore", "RoundEnv", "RoundScore", "ScoredMeld", "hand_table", "read_meld",
-           "score_player", "score_round"]
+__all__ = ["MeldScore", "PlayerScore", "RoundEnv", "RoundScore", "ScoredMeld", "going_out_score", "hand_table",
+           "read_meld", "score_player", "score_round"]
 
 
 class ScoredMeld:
@@ -253,6 +253,7 @@ def score_round(ruleset: Ruleset, players: Sequence[PlayerRound], facts: RoundFa
                 melds.append(meld)
         read.append(tuple(melds))
     errors.extend(round_checks.cards_fit_the_deck(ruleset, players))
+    errors.extend(round_checks.requirements_met(ruleset, players, facts.round))
     raise_all(errors)
     out = tuple(_score(ruleset, p.name, melds, p.hand, p.went_out, p.all_at_once, facts.stock_out, facts.players,
                        facts.round) for p, melds in zip(players, read, strict=True))
@@ -283,6 +284,23 @@ def score_player(
         scored.append(meld)
     n = ruleset.players.default if players is None else players
     return _score(ruleset, name, tuple(scored), tuple(hand), went_out, all_at_once, stock_out, n, round_number)
+
+
+def going_out_score(ruleset: Ruleset, melds: Sequence[Sequence[Card]], hand: Sequence[Card], *,
+                    all_at_once: bool = False, players: int | None = None, round_number: int = 1) -> tuple[int, bool]:
+    """A player going out with ``melds`` down and ``hand`` kept (under ``turn.going_out: one_card_left``): their
+    round score, and whether that round wins the match outright (``match.instant_win``, e.g. a chinchón)."""
+    scored = score_player(ruleset, melds=melds, hand=hand, went_out=True, all_at_once=all_at_once, players=players,
+                          round_number=round_number)
+    wins = False
+    if ruleset.match.instant_win is not None:
+        from loba_dsl.dsl.evaluate import compile_formula
+
+        n = ruleset.players.default if players is None else players
+        read = tuple(m for m in (read_meld(ruleset, c) for c in melds) if m is not None)
+        env = RoundEnv(ruleset, tuple(hand), read, _variables(True, all_at_once, False, n, round_number))
+        wins = bool(ruleset.memo("instant win", compile_formula, ruleset.match.instant_win)(env))
+    return scored.score, wins
 
 
 def _score(ruleset: Ruleset, name: str, melds: tuple[ScoredMeld, ...], hand: tuple[Card, ...], went_out: bool,

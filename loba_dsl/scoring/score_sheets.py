@@ -167,6 +167,30 @@ def _parser() -> Lark:
     return Lark(text, parser="lalr", lexer="contextual", start=["round", "match"], propagate_positions=True)
 
 
+def going_out_scores(ruleset: Ruleset) -> tuple[str, int] | None:
+    """Why a match file must give the points of a player who went out (``Ana: out 45``), with an example of such
+    points, or ``None`` where going out always scores 0 (rules.md §1: Menos), so that ``Ana: out`` says it all."""
+    return ruleset.memo("going out scores", _going_out_scores, ruleset)
+
+
+def _going_out_scores(ruleset: Ruleset) -> tuple[str, int] | None:
+    from loba_dsl.rules.model import GoingOut
+    from loba_dsl.scoring.rounds import score_player
+
+    if ruleset.scoring.meld_points is not None:
+        return "a player who went out scores their melds (scoring.meld_points)", 45
+    nothing_left = score_player(ruleset, went_out=True).score
+    if nothing_left != 0:
+        return f"a player who went out with every card melded scores {nothing_left} (scoring.round)", nothing_left
+    if ruleset.turn.going_out is GoingOut.ONE_CARD_LEFT:
+        card = next(c for c in range(ruleset.deck.size) if ruleset.deck.limit(c) > 0)
+        kept = score_player(ruleset, hand=(card,), went_out=True).score
+        if kept != 0:
+            return (f"a player who went out keeps a card that counts (turn.going_out: one_card_left; "
+                    f"{ruleset.deck.name(card)} scores {kept})", kept)
+    return None
+
+
 def is_bare_hand(text: str) -> bool:
     """A sheet with no keyword line at all is just the cards of one hand."""
     for line in text.split("\n"):
@@ -184,6 +208,7 @@ class _Reader:
         self.lines = text.split("\n")
         self.source = source
         self.notation = ruleset.notation(lang)
+        self.ruleset = ruleset
         self.errors: list[LobaError] = []
 
     def at(self, line: int, column: int, length: int = 1) -> Location:
@@ -388,6 +413,11 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
             else:
                 entry.points = reader.number(child, "points", MAX_POINTS)
         if entry.points is None:
+            why = going_out_scores(reader.ruleset)
+            if why is not None:  # "Ana: out" would read as 0 points, which is not what going out scored
+                reader.errors.append(InputError(
+                    f"{name}: out gives no points, but under {reader.ruleset.name} {why[0]}",
+                    location=loc, hint=f"write the points going out scored after 'out', e.g. '{name}: out {why[1]}'"))
             entry.points = 0
         sheet.points_only = True
         _add_player(reader, sheet, entry)

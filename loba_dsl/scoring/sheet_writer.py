@@ -82,12 +82,15 @@ def _check_name(name: str) -> None:
 
 
 def _round_lines(ruleset: Ruleset, event: MatchRound) -> list[str]:
+    from loba_dsl.scoring.score_sheets import going_out_scores
+
     names = ruleset.deck.names
     out: list[str] = []
     for p in event.players:
         if isinstance(p, PlayerPoints):
-            if p.went_out:
-                out.append(f"  {p.name}: out" + (f" {p.points}" if p.points else ""))
+            if p.went_out:  # the points too where going out scores points of its own (read_match asks for them)
+                shown = p.points or going_out_scores(ruleset) is not None
+                out.append(f"  {p.name}: out" + (f" {p.points}" if shown else ""))
             else:
                 out.append(f"  {p.name}: {p.points}")
             continue
@@ -133,7 +136,7 @@ def _reads_as_itself(ruleset: Ruleset, name: str) -> bool:
 
     other = "Yy" if name == "Zz" else "Zz"
     probe = [MatchRound((PlayerPoints(name, 1), PlayerPoints(other, 0, True)), 1), Reentry(name)]
-    text = f"players: {name}, {other}\nround 1\n  {name}: 1\n  {other}: out\nround 2\n" \
+    text = f"players: {name}, {other}\nround 1\n  {name}: 1\n  {other}: out 0\nround 2\n" \
            f"  player {name}: went out\nreenter {name}\n"
     try:
         sheet = read_match(text, ruleset, source="<name>")

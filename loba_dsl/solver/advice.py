@@ -32,6 +32,7 @@ unmelded only what the referee lets stay when going out
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from loba_dsl.budget import BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card
@@ -43,6 +44,7 @@ from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import ArrangedHand, Arrangement, PlacedMeld, Solver
 from loba_dsl.solver.going_out import FullPartitions, go_out_meeting
 from loba_dsl.solver.last_cards import discard_choices
+from loba_dsl.solver.out_notes import out_note
 
 __all__ = ["arrange_hand", "requirement_in_force"]
 
@@ -91,8 +93,12 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     rs = solver.rs
     need = requirement_in_force(rs, opened=opened, round_number=round_number)
     if need is None:
-        return solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard, opened=opened,
-                                   budget=budget)
+        clock = budget if isinstance(budget, Clock) else (
+            solver.budget if budget is None else as_budget(budget)).start("arranging the hand")
+        hand = solver.arrange_text(text, lang=lang, source=source, line=line, discard=discard, opened=opened,
+                                   budget=clock)
+        note = out_note(solver, hand.cards, hand.can_go_out, opened=opened, rule=None, budget=clock)
+        return replace(hand, note=note)
     rule: OpeningRule | ContractRule
     if need == "contract":
         assert round_number is not None
@@ -150,8 +156,9 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
         dropped, arrangement = choice[1], choice[2]
     else:
         arrangement = best(cards)
-    going_out = go_out_meeting(solver, cards, rule, budget=clock) is not None
-    return ArrangedHand(cards, arrangement, dropped, going_out)
+    way = go_out_meeting(solver, cards, rule, budget=clock)
+    note = out_note(solver, cards, way is not None, opened=opened, rule=rule, way=way, budget=clock)
+    return ArrangedHand(cards, arrangement, dropped, way is not None, note)
 
 
 def _lengthened(solver: Solver, rule: ContractRule, melds: Sequence[Sequence[Card]],

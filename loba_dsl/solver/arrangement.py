@@ -8,7 +8,7 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.melds.matcher import Reading
 from loba_dsl.solver.multisets import Multiset
 
-__all__ = ["ArrangedHand", "Arrangement", "GoingOut", "PlacedMeld"]
+__all__ = ["ArrangedHand", "Arrangement", "GoingOut", "OutNote", "PlacedMeld"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,18 @@ class GoingOut:
 
 
 @dataclass(frozen=True)
+class OutNote:
+    """Going out, in words and figures."""
+
+    why_not: tuple[str, ...] = ()
+    """When the hand cannot go out this turn: why (empty when it can)."""
+    score: int | None = None
+    """When it can: the round score of its best way out (``scoring.round`` with ``went_out``)."""
+    wins: bool = False
+    """When it can: that way out wins the match outright (``match.instant_win``)."""
+
+
+@dataclass(frozen=True)
 class ArrangedHand:
     """A hand read from text and arranged: what ``loba arrange`` shows."""
 
@@ -54,3 +66,5 @@ class ArrangedHand:
     """The best discard, when the hand had just drawn (``discard=True``); else ``None``."""
     can_go_out: bool
     """Whether the whole hand (before any discard) can go out this turn, as the referee allows (``turn``)."""
+    note: OutNote = OutNote()
+    """Why it cannot go out, or what going out scores and whether it wins the match (``loba arrange`` says it)."""

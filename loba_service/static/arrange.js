@@ -65,7 +65,14 @@ export function initArrange() {
     }
     out.append(el("p", { text: t("arrange.score", { score: r.score }) }));
     if (r.can_go_out === true) out.append(el("p", { class: "verdict-line ok-text", text: t("arrange.canGoOut") }));
+    if (r.can_go_out === true && r.going_out) {
+      const key = r.going_out.wins_match ? "arrange.outScoreWins" : "arrange.outScore";
+      out.append(el("p", { text: t(key, { score: r.going_out.score }) }));
+    }
     if (r.can_go_out === false) out.append(el("p", { class: "verdict-line", text: t("arrange.cannotGoOut") }));
+    if (r.can_go_out === false && r.why_not && r.why_not.length) {
+      out.append(el("ul", { class: "reasons" }, ...r.why_not.map((why) => el("li", { text: why }))));
+    }
   }
 
   function arrange() {

@@ -195,3 +195,16 @@ def test_a_broken_shape_does_not_blame_the_formula_that_names_its_kind(tmp_path:
     errors = err.errors if isinstance(err, LobaErrors) else (err,)
     assert [(e.location.source, e.location.line, e.location.column) if e.location else None
             for e in errors] == [(str(path), line, column)], err.render()
+
+
+def test_a_missing_name_neither_hides_nor_lets_through_a_dsl_error(tmp_path: Path) -> None:
+    # A house file without its name (the schema requires one) whose penalty table reads a round variable,
+    # which no card has (rules.md §1's table gives each card a value): both mistakes, each at its place,
+    # where the table used to be evaluated anyway (an EvalError, outside the error family).
+    text = "extends: menos\nvalues:\n  penalty: |\n    JOKER -> 25\n    _ -> went_out\n"
+    _, err = compile_text(tmp_path, text)
+    rendered = err.render()
+    assert isinstance(err, LobaErrors), rendered
+    found = {(e.location.line, e.location.column) if e.location else None: e.message for e in err.errors}
+    assert "'name' is a required property" in found[(1, 1)], rendered
+    assert "unknown name 'went_out'" in found[(5, 10)], rendered
