@@ -59,8 +59,8 @@ screenshots: setup
 bench-page: setup
 	$(BIN)/python benchmarks/bench_page.py
 
-## fuzz: the long fuzz run (1,000,000 inputs or an hour; FUZZ_ARGS="--count N --seconds S --seed K")
-FUZZ_ARGS ?= --count 1000000 --seconds 3600
+## fuzz: the long fuzz run (1,000,000 inputs, or ten hours; FUZZ_ARGS="--count N --seconds S --seed K --hang CPU-S")
+FUZZ_ARGS ?= --count 1000000 --seconds 36000
 fuzz: setup
 	$(BIN)/python benchmarks/fuzz.py $(FUZZ_ARGS)
 

@@ -25,26 +25,31 @@ from loba_dsl.rules.model import Better
 from loba_dsl.simulation.games import play_game
 
 
-def deal(args: tuple[str, str, str, int, int, int, dict[str, Any]]) -> tuple[float, int, int, float]:
-    """One deal in every seating: (edge, rounds the tested bot went out, rounds, CPU seconds)."""
+def deal(args: tuple[str, str, str, int, int, int, dict[str, Any]]) -> tuple[float, int, int, float, int]:
+    """One deal in every seating: (edge, rounds the tested bot went out, rounds, CPU seconds, rounds unfinished).
+
+    A round nobody could end (stopped at the move limit: every hand left can never go out) scores nothing for
+    anyone: its edge is 0."""
     ruleset, bot, base, players, seed, i, options = args
     rs = load(ruleset)
     sign = -1 if rs.scoring.better is Better.LOWER else 1
     t = time.process_time()
     edge = 0.0
-    out = 0
+    out = unfinished = 0
     for k in range(players):
         bots = [base] * players
         bots[(k - i) % players] = bot  # seated in rotation by the game's index: bot sits in seat k
         game = play_game(rs, bots, seed, i, match=False, options=options)
-        assert game.finished
         r = game.rounds[0]
+        if not game.finished:
+            unfinished += 1
+            continue
         seat = game.bots.index(bot)
         mine = r.scores[seat] or 0
         others = [s or 0 for j, s in enumerate(r.scores) if j != seat]
         edge += sign * (mine - statistics.mean(others))
         out += r.went_out == seat
-    return edge / players, out, players, time.process_time() - t
+    return edge / players, out, players, time.process_time() - t, unfinished
 
 
 def main() -> None:
@@ -77,12 +82,14 @@ def main() -> None:
     out = sum(r[1] for r in results)
     rounds = sum(r[2] for r in results)
     cpu = sum(r[3] for r in results)
+    unfinished = sum(r[4] for r in results)
     print(f"{args.bot} vs {args.base}, {args.ruleset}, {args.players} players, {n} duplicate deals "
           f"(seed {args.seed}, from {args.start}), options {options}")
     print(f"edge a round: {mean:+.2f} ± {se:.2f} (SE), 95% [{mean - 1.96 * se:+.2f}, {mean + 1.96 * se:+.2f}], "
           f"t = {mean / se:.2f}, sd of a deal's edge {statistics.stdev(edges):.2f}")
     print(f"{args.bot} went out in {out}/{rounds} rounds ({100 * out / rounds:.0f}%, "
-          f"chance {100 / args.players:.0f}%); CPU {cpu / rounds:.2f} s a round")
+          f"chance {100 / args.players:.0f}%); CPU {cpu / rounds:.2f} s a round; "
+          f"{unfinished} round(s) stopped at the move limit (no score)")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,9 @@ def serve(
     workers: Annotated[int, typer.Option("--workers", min=1, max=64,
                                          help="Server processes (each with its own solver processes).")] = 1,
     access_log: Annotated[bool, typer.Option("--access-log", help="Log every request.")] = False,
+    db: Annotated[str | None, typer.Option("--db", metavar="PATH", help="Keep live tables in this SQLite file "
+                                           "(created on first use); without it they live in memory only.")]
+    = None,
 ) -> None:
     """Serve the page at / and the HTTP API (OpenAPI at /openapi.json, docs at /docs) until SIGTERM or Ctrl-C.
 
@@ -49,6 +52,13 @@ def serve(
 
     # One key for every worker process, so any worker opens any sealed record (drawn here when unset).
     os.environ.setdefault(KEY_ENV, secrets.token_hex(32))
+    # Live tables (loba_service.tables): where they are kept, and whether this server may hold them (one process).
+    if db is not None:
+        os.environ["LOBA_SERVICE_TABLES_DB"] = os.path.abspath(db)
+    os.environ["LOBA_SERVICE_WORKERS"] = str(workers)
+    if workers > 1:
+        sys.stderr.write("loba serve: live tables are refused with more than one worker (their WebSockets follow "
+                         "the one process that holds a table): use --workers 1 to play live tables\n")
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -25,7 +25,7 @@ legally (else a plainer plan is tried: no lay-down, then the discard alone).  :c
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 from loba_dsl.bots.knowledge import Memory
 from loba_dsl.cards.deck import Card
@@ -264,7 +264,7 @@ class Greedy:
             if not hand:
                 return
             touchable = [m for m in s.melds if not mine_only or m.owner == seat]
-            fitting = {m.number: self._fits(m) for m in touchable}
+            fitting = {m.number: self.fits(m) for m in touchable}
             fits = [c for c in sorted(set(hand)) if any(c in f for f in fitting.values())]
             if not fits:
                 return
@@ -275,7 +275,7 @@ class Greedy:
                 rest.remove(c)
                 if rest and self.better(now, self.after_discard(rest)):
                     continue  # the card is worth more in the hand
-                for mv in self._lay_off_moves(s, me, c, fitting):
+                for mv in self.lay_off_moves(s, me, c, fitting):
                     reasons, ns, _ = referee.judge(rs, s, mv)
                     if not reasons and ns is not None:
                         found = (mv, ns)
@@ -289,7 +289,7 @@ class Greedy:
             if s.phase is Phase.OVER:
                 return
 
-    def _fits(self, m: TableMeld) -> frozenset[Card]:
+    def fits(self, m: TableMeld) -> frozenset[Card]:
         """The cards that may extend meld ``m`` at all: a wild; a set's rank; a run's suit next to an end."""
         deck = self.rs.deck
         natural = next((st for st, w in zip(m.stands, m.wild, strict=True) if not w), m.stands[0])
@@ -318,8 +318,9 @@ class Greedy:
             above = deck.code(deck.ace, suit) if deck.ace is not None and deck.ace != r else None
         return below, above
 
-    def _lay_off_moves(self, s: RoundState, me: str, card: Card, fitting: dict[int, frozenset[Card]]
-                       ) -> Iterator[Move]:
+    def lay_off_moves(self, s: RoundState, me: str, card: Card, fitting: Mapping[int, Collection[Card]]
+                      ) -> Iterator[Move]:
+        """The lay-offs of ``card`` to try on the melds of ``fitting`` (meld number: the cards that may fit it)."""
         for m in s.melds:
             if card not in fitting.get(m.number, ()):
                 continue

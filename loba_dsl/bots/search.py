@@ -18,8 +18,16 @@ score after that draw and greedy's discard.  The budget is ``samples`` worlds pe
 the worlds come from the bot's own generator) and, where given, ``seconds`` of CPU time (then fewer
 worlds may be played: not reproducible, for play against a person).
 
-Measured against greedy in two-player menos on duplicate deals, neither evaluation has shown an edge yet
-(see the README's figures).  The bot sees only its view: its worlds are drawn from what the view shows and
+With ``endgame=N`` (where lower scores are better) the bot searches only once its hand is down to ``N`` cards,
+and plays greedy's turn before: each candidate is then worth the mean, over every unseen card as the next stock
+card (by its unseen copies: the exact expectation), of the turn greedy would play after that draw, ending in
+going out (worth ``bonus`` times the others' mean hand size times the mean unseen card's value) or in a hand
+(worth minus its cards' value, as it would cost if another went out; a hand that can never go out,
+:func:`dead`, costs :data:`DEAD` more).  At the draw the stock's candidate is worth that mean, the pile's the
+turn it leads to; at the discard each candidate is worth the mean of the next turn after it.
+
+Measured against greedy in two-player menos on duplicate deals, the play-outs have shown no edge (see the
+README's figures).  The bot sees only its view: its worlds are drawn from what the view shows and
 from its generator, never from the table's hidden cards, which it does not have.
 """
 
@@ -28,6 +36,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -37,9 +46,10 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.game import outcome, referee
 from loba_dsl.game.moves import Discard, Draw, Move, Reshuffle
 from loba_dsl.game.standings import ReentryOffer
-from loba_dsl.game.state import Phase, RoundState
+from loba_dsl.game.state import Phase, RoundState, TurnInfo
 from loba_dsl.game.view import PlayerView
-from loba_dsl.rules.model import StockExhausted
+from loba_dsl.rules.model import LayOff as LayOffRule
+from loba_dsl.rules.model import PileTake, StockExhausted
 
 __all__ = ["SearchBot", "play_out"]
 
@@ -59,10 +69,13 @@ class SearchBot:
     name = "search"
 
     def __init__(self, rng: random.Random | None = None, *, samples: int = SAMPLES, horizon: int = HORIZON,
-                 width: int = WIDTH, seconds: float | None = None, margin: float = MARGIN) -> None:
+                 width: int = WIDTH, seconds: float | None = None, margin: float = MARGIN,
+                 endgame: int = 0, bonus: float = 0.6) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.samples = max(1, samples)
-        self.horizon = max(1, horizon)
+        self.horizon = max(0, horizon)
+        self.endgame = endgame
+        self.bonus = bonus
         self.width = max(1, width)
         self.seconds = seconds
         self.margin = margin
@@ -152,6 +165,10 @@ class SearchBot:
             return candidates[0]
         self.decisions += 1
         unseen = unseen_cards(view)
+        if self.endgame:
+            if policy.lower and len(s.hands[s.turn]) <= self.endgame:
+                return candidates[self._lookahead(policy, s, candidates, unseen)]
+            return candidates[0]
         if self.horizon == 0:
             return candidates[self._next_draw(policy, s, candidates, unseen)]
         values: list[list[float]] = [[] for _ in candidates]
@@ -174,6 +191,64 @@ class SearchBot:
                 best, best_score = i, score
         return candidates[best]
 
+
+    def _lookahead(self, policy: Greedy, s: RoundState, candidates: list[list[Move]], unseen: Sequence[Card]) -> int:
+        rs = policy.rs
+        seat = s.turn
+        counts = Counter(unseen)
+        total = len(unseen)
+        if not total:
+            return 0
+        mean_card = sum(k * policy.score((c,)) for c, k in counts.items()) / total
+        others = sum(len(h) for i, h in enumerate(s.hands) if i != seat) / max(1, len(s.hands) - 1)
+        gain = self.bonus * others * mean_card
+
+        def worth(end: RoundState | None) -> float:
+            if end is None:
+                return -math.inf
+            if end.phase is Phase.OVER and end.went_out == seat:
+                return gain
+            hand = end.hands[seat]
+            penalty = float(sum(policy.score((c,)) for c in hand))  # if another went out now: the hand as it is
+            if dead(policy, end, seat):
+                return -penalty - DEAD
+            return -penalty
+
+        def drawn(state: RoundState) -> float:
+            """The mean worth of the turn's end after a stock draw from ``state`` (each unseen card on top)."""
+            got = 0.0
+            me = state.players[seat]
+            for c, k in counts.items():
+                t = replace(state, stock=(c, *state.stock[1:]))
+                t = referee.apply(rs, t, Draw(me, "stock"))[0]
+                _, end = policy.plan_to_end(t)
+                value = worth(end)
+                if value < -DEAD:  # this turn would rather keep its cards than leave a dead hand
+                    alone = policy.discard_to_end(t)
+                    if alone is not None:
+                        value = max(value, worth(alone[1]))
+                got += k * value
+            return got / total
+
+        values = []
+        for moves in candidates:
+            if s.phase is Phase.DRAW:
+                first = moves[0]
+                if isinstance(first, Draw) and first.source == "stock" and s.stock:
+                    values.append(drawn(s))
+                else:
+                    values.append(worth(policy.run(s, moves)[0]))
+                continue
+            end, _ = policy.run(s, moves)
+            if end is None or end.phase is Phase.OVER or not end.stock:
+                values.append(-math.inf if end is None else worth(end))
+                continue
+            values.append(drawn(replace(end, turn=seat)))
+        best = 0
+        for i in range(1, len(values)):
+            if values[i] > values[best] + 1e-9:
+                best = i
+        return best
 
     def _worlds(self, unseen: Sequence[Card]) -> list[tuple[Card, float]]:
         """The next stock card's worlds with their weights: every unseen card (by its unseen copies) where the
@@ -220,6 +295,40 @@ class SearchBot:
         return best
 
 
+DEAD = 100.0
+"""What a hand that can never go out (:func:`dead`) costs beside its cards: more than any hand's cards, so that a
+turn leaving one is chosen only when every other does too."""
+MIN_MELD = 3
+"""The fewest cards of a meld (a hand that cannot hold a meld and a discard can go out only by lay-offs)."""
+
+
+def dead(policy: Greedy, s: RoundState, seat: int) -> bool:
+    """Whether ``seat``, its turn over in ``s``, can never go out: its hand, one card short of a meld and a discard
+    after each draw, never grows (the pile gives one card at a time), and no card that may still be drawn (every
+    copy of it is not yet in a meld) may be laid off on a meld it may touch."""
+    rs = policy.rs
+    hand = s.hands[seat]
+    if len(hand) >= MIN_MELD or rs.turn.discard_pile_take is PileTake.WHOLE_PILE or s.phase is Phase.OVER:
+        return False
+    if rs.turn.lay_off is LayOffRule.NONE:
+        return True
+    me = s.players[seat]
+    mine_only = rs.turn.lay_off is not LayOffRule.ANY_MELDS
+    gone = Counter(c for m in s.melds for c in m.cards)  # on the table for good: never drawn again
+    for m in s.melds:
+        if mine_only and m.owner != seat:
+            continue
+        for c in policy.fits(m):
+            if gone[c] >= rs.deck.limit(c):
+                continue
+            t = replace(s, turn=seat, phase=Phase.PLAY, hands=tuple((*h, c) if i == seat else h
+                                                                    for i, h in enumerate(s.hands)),
+                        info=TurnInfo(drew="stock"))
+            if any(not referee.judge(rs, t, mv)[0] for mv in policy.lay_off_moves(t, me, c, {m.number: {c}})):
+                return False
+    return True
+
+
 def _ready(policy: Greedy, s: RoundState, rng: random.Random) -> RoundState:
     """``s``, the pile reshuffled into the stock first where the stock is empty and the rules say so."""
     rs = policy.rs
@@ -234,9 +343,12 @@ def _step(policy: Greedy, s: RoundState, rng: random.Random) -> RoundState:
     """One whole turn of the seat to move, played by greedy (reshuffling the pile first where needed)."""
     rs = policy.rs
     s = _ready(policy, s, rng)
-    draw, plan = policy.draw_and_plan(s)
+    draw, plan, end = policy.draw_and_plan_to_end(s)
+    if end is not None:
+        return end
     s = referee.apply(rs, s, draw)[0]
-    return _finish_turn(policy, s, plan or policy.plan(s))
+    plan, end = policy.plan_to_end(s)
+    return end if end is not None else _finish_turn(policy, s, plan)
 
 
 def _finish_turn(policy: Greedy, s: RoundState, plan: Sequence[Move]) -> RoundState:

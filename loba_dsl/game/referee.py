@@ -24,7 +24,10 @@ Where the rules leave a question open, the referee decides so:
   reads the same key);
 - a lay-off onto a meld of another player (``lay_off: any_melds``) before the first lay-down
   is refused where the ruleset has an opening minimum or contracts;
-- Joker replacement and moving a wild follow the ownership ``turn.lay_off`` gives for lay-offs;
+- only a meld's owner may replace its Joker (docs/rules.md §1: "the owner may replace a Joker"), whoever
+  may lay off onto it; moving a wild follows the ownership ``turn.lay_off`` gives for lay-offs;
+- ``rediscard_single: forbidden`` refuses the discard of the card taken from a discard pile that held
+  that one card only (docs/rules.md §3), whether the ruleset takes the top card or the whole pile;
 - where the stock is empty and the discard pile holds at most one card, nothing can be
   reshuffled: the round ends as if the stock rule ended it (``stock_out``);
 - under ``stock_exhausted: end_round`` a player who goes out on that last discard went out.
@@ -425,7 +428,7 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
     if not s.pile:
         return [reason(rs, "turn.discard_pile_take", "the discard pile is empty")], None, ()
     taken = s.pile if rs.turn.discard_pile_take is PileTake.WHOLE_PILE else s.pile[:1]
-    info = TurnInfo(drew="discard", pile_card=s.pile[0], pile_taken=len(taken))
+    info = TurnInfo(drew="discard", pile_card=s.pile[0], pile_taken=len(taken), pile_size=len(s.pile))
     ns = replace(s, hands=_with_hand(s, seat, (*hand, *taken)), pile=s.pile[len(taken):], phase=Phase.PLAY,
                  ply=s.ply + 1, info=info)
     return [], ns, (Event("took_pile", move.player, taken),)
@@ -524,6 +527,9 @@ def _replace(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> Judge
     m, reasons = _may_touch(rs, s, seat, move.meld, "turn.joker_replacement")
     if m is None:
         return reasons, None, ()
+    if m.owner != seat:
+        return [reason(rs, "turn.joker_replacement", f"meld {m.number} is {s.players[m.owner]}'s; only its owner "
+                       "may replace a wild in it")], None, ()
     if _take(s.hands[seat], (move.card,)) is None:
         return [_missing(rs, s.hands[seat], (move.card,), move.player)], None, ()
     q = next((q for q in range(len(m.cards)) if m.wild[q] and m.stands[q] == move.card), None)
@@ -601,7 +607,7 @@ def discard_reasons(rs: Ruleset, s: RoundState, seat: int, card: Card) -> list[R
     if not rs.turn.discard_joker and rs.deck.is_joker(card):
         return [reason(rs, "turn.discard_joker", "a Joker may not be discarded")]
     info = s.info
-    if (rs.turn.rediscard_single is Rediscard.FORBIDDEN and info.pile_taken == 1 and info.pile_card == card
+    if (rs.turn.rediscard_single is Rediscard.FORBIDDEN and info.pile_size == 1 and info.pile_card == card
             and s.hands[seat].count(card) == 1):
         return [reason(rs, "turn.rediscard_single", f"{s.players[seat]} took {rs.deck.name(card)}, the only card "
                        "of the discard pile, and may not discard it again this turn")]

@@ -5,18 +5,22 @@ new place (3♣ or 7♣).  On the table that would move a wild the rules keep
 fixed, so a lay-off is judged with every card already on the table *pinned*
 to what it stands for.  A pinned wild is replaced by the natural card it
 stands for, and the cards must still form the same kind of meld with every
-pin honoured; the real cards must form that kind too (so the wild limits of
-the shape still count the wilds).  The same pins carry a record's ``as``.
+pin honoured; the real cards must form that kind too, and the shape's wild
+clauses (``no wilds``, ``wilds <= N``, ``naturals >= N``, ``wilds apart``)
+are counted on the roles the reading gives, a pinned wild counting as a wild
+(:func:`wild_clauses`).  The same pins carry a record's ``as``.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.dsl.evaluate import compare
 from loba_dsl.melds.check import explain
-from loba_dsl.melds.matcher import HEAD, Failure, matcher_for
+from loba_dsl.melds.matcher import HEAD, CompiledShape, Failure, matcher_for
 from loba_dsl.rules.model import Ruleset
 
 
@@ -75,6 +79,7 @@ def read(rs: Ruleset, cards: Sequence[Card], pins: Sequence[Card | None] | None 
         b = real.best  # every card natural and itself: the pins hold in any reading
         return Placed(b.kind, rs.kinds[b.kind_index].is_run, tuple(cards[i] for i in b.order), b.stands, b.wild)
     tried: list[Failure] = []
+    limits: list[Failure] = []  # readings that keep every pin but break a wild clause of the kind
     first = real.best.kind
     for spec in sorted(kinds, key=lambda s: s.name != first):
         if spec.name != first and m.match(cards, (spec,), reasons=False).best is None:
@@ -86,9 +91,34 @@ def read(rs: Ruleset, cards: Sequence[Card], pins: Sequence[Card | None] | None 
             continue
         if any(pins[i] is not None and r.stands[q] != pins[i] for q, i in enumerate(r.order)):
             continue
-        wild = tuple(r.wild[q] or (pins[i] is not None and cards[i] != pins[i]) for q, i in enumerate(r.order))
+        wild = tuple(r.wild[q] or (pins[i] is not None and (cards[i] != pins[i] or m.always_wild[cards[i]]))
+                     for q, i in enumerate(r.order))
+        broken = wild_clauses(spec, tuple(cards[i] for i in r.order), wild)
+        if broken:
+            limits.extend(broken)
+            continue
         return Placed(r.kind, rs.kinds[r.kind_index].is_run, tuple(cards[i] for i in r.order), r.stands, wild)
+    if limits:
+        return Unreadable(tuple(limits), kind=real.best.kind)
     return Unreadable(tuple(tried), pinned=True, kind=real.best.kind)
+
+
+def wild_clauses(spec: CompiledShape, cards: Sequence[Card], wild: Sequence[bool]) -> list[Failure]:
+    """The wild clauses of a kind that a reading with these roles breaks (``cards`` in meld order)."""
+    n, wilds = len(wild), sum(wild)
+    used = tuple(c for c, w in zip(cards, wild, strict=True) if w)
+    out: list[Failure] = []
+    if wilds and spec.no_wilds is not None:
+        out.append(Failure(spec.name, spec.index, spec.no_wilds, "allows no wild cards, but {cards} would be wild",
+                           used))
+    for counter, op, v, ci in spec.limits:
+        got = {"wilds": wilds, "naturals": n - wilds, "size": n}.get(counter)
+        if got is not None and not compare(op, got, v):
+            out.append(Failure(spec.name, spec.index, ci, "needs {0} {1} {2}, but has {3}",
+                               values=(counter, op, v, got)))
+    if spec.apart is not None and spec.run and any(a and b for a, b in itertools.pairwise(wild)):
+        out.append(Failure(spec.name, spec.index, spec.apart, "would need two wild cards side by side"))
+    return out
 
 
 def wild_capable(rs: Ruleset, card: Card) -> bool:

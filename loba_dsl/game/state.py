@@ -50,6 +50,8 @@ class TurnInfo:
     """The top card of the pile taken this turn (``None``: drew from the stock)."""
     pile_taken: int = 0
     """How many cards the pile draw took."""
+    pile_size: int = 0
+    """How many cards the discard pile held when the player drew from it (``turn.rediscard_single``)."""
     pile_card_used: bool = False
     laid: tuple[int, ...] = ()
     """Numbers of the melds this player put down this turn."""

@@ -269,7 +269,9 @@ class _Match:
             reached = [n for n in scores if self.players[n].total >= int(self.target)]
             if reached:
                 self.over = True
-                self.winners = self.best(self.active())
+                # The best of those still in; where the same round put everyone out too (a house with both
+                # a target and an elimination total), the best of those who played it.
+                self.winners = self.best(self.active() or list(scores))
                 self.how = f"{', '.join(reached)} reached {self.target} in round {number}"
         self.snapshot()
 

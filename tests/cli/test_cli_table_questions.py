@@ -166,6 +166,11 @@ def _match(tmp_path: Path) -> str:
     return _round(tmp_path, "players: Ana, Beto\nround 1\n  Ana: out\n  Beto: 30\n", "match.txt")
 
 
+def _match_mas(tmp_path: Path) -> str:
+    """rules.md §2: under mas the player who goes out scores their melds too, so 'out' carries points."""
+    return _round(tmp_path, "players: Ana, Beto\nround 1\n  Ana: out 45\n  Beto: 30\n", "match-mas.txt")
+
+
 def test_target_under_a_ruleset_without_one_is_an_error(tmp_path: Path) -> None:
     r = run("match", _match(tmp_path), "--target", "200")  # menos: match.end last_standing (rules.md §1)
     assert r.exit_code == 2
@@ -174,11 +179,13 @@ def test_target_under_a_ruleset_without_one_is_an_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("target", ["0", "-5"])
 def test_target_must_be_positive(tmp_path: Path, target: str) -> None:
-    assert run("match", _match(tmp_path), "-r", "mas", "--target", target).exit_code == 2
+    r = run("match", _match_mas(tmp_path), "-r", "mas", "--target", target)
+    assert r.exit_code == 2
+    assert "target" in r.stderr
 
 
 def test_target_under_mas_is_used(tmp_path: Path) -> None:
-    out = json_out(run("match", _match(tmp_path), "-r", "mas", "--target", "200", "--json"))
+    out = json_out(run("match", _match_mas(tmp_path), "-r", "mas", "--target", "200", "--json"))
     assert out["target"] == 200
 
 

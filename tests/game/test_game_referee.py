@@ -9,10 +9,11 @@ scores are worked out by hand from the value tables of rules.md, never taken fro
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from table_deals import cards, deal
 
 from loba_dsl.game import Discard, Draw, IllegalMove, LayOff, Meld, MoveWild, ReplaceJoker, Reshuffle, Table
 from loba_dsl.game.referee import deck_cards
@@ -21,32 +22,6 @@ from loba_dsl.rules.loading import load, load_file
 from loba_dsl.rules.model import Ruleset
 
 PLAYERS = ("Ana", "Beto", "Carla")
-
-
-def cards(rs: Ruleset, text: str) -> tuple[int, ...]:
-    return rs.notation().parse_codes(text)
-
-
-def deal(rs: Ruleset, hands: Mapping[str, str], upcard: str | None = None, stock_top: str = "",
-         dealer: str = "Carla", players: tuple[str, ...] = PLAYERS) -> Table:
-    """A table dealt as given; short hands are filled with high natural cards, the rest is the stock."""
-    hs = [list(cards(rs, hands.get(p, ""))) for p in players]
-    up = cards(rs, upcard)[0] if upcard else None
-    top = list(cards(rs, stock_top))
-    rest = Counter(deck_cards(rs))
-    rest.subtract(Counter(c for h in hs for c in h))
-    rest.subtract(top)
-    if up is not None:
-        rest[up] -= 1
-    assert all(v >= 0 for v in rest.values()), "the test's deal uses a card too often"
-    pool = sorted((c for c in rest.elements() if not rs.deck.is_joker(c)), reverse=True)
-    for h in hs:
-        while len(h) < rs.deal.cards:
-            c = pool.pop(0)
-            rest[c] -= 1
-            h.append(c)
-    stock = top + sorted(rest.elements())
-    return Table.from_deal(rs, players, dealer, hs, up, stock)
 
 
 @pytest.fixture

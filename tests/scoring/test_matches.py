@@ -465,3 +465,15 @@ def test_cli_match_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr.strip()
+
+
+def test_a_target_reached_in_the_round_that_puts_everyone_out_has_a_winner() -> None:
+    # A house on Mas (rules.md §2: first to 150 at the end of a round wins; several over it, the highest
+    # total) that also eliminates at 101 (Menos's rule, §1).  One round puts Ana (120) and Beto (200) both
+    # past 101, and Beto past 150: the match ends on the target, and Beto's 200 is the highest total.
+    import loba_dsl as loba
+
+    rs = loba.loads("name: h\nextends: mas\nmatch: {eliminate_at: 101}\n", source="h.yaml")
+    rounds = [loba.MatchRound((loba.PlayerPoints("Ana", 120), loba.PlayerPoints("Beto", 200, went_out=True)))]
+    result = loba.play_match(rs, rounds, players=["Ana", "Beto"])
+    assert result.over and list(result.winners) == ["Beto"]
