@@ -1,6 +1,6 @@
 """The pages the service serves to a person: ``/`` (the card-table page: check a meld, keep the match sheet,
-write the house rules, arrange a hand) and ``/docs`` (the OpenAPI document rendered), with the page's
-scripts and styles at ``/static/NAME``.
+write the house rules, arrange a hand, play at a live table) and ``/docs`` (the OpenAPI document rendered),
+with the page's scripts and styles at ``/static/NAME``.
 
 Everything is package data (``loba_service/static/``), read once, served from memory with an ETag; the page
 loads nothing from another host (its Content-Security-Policy allows this origin only) and talks to the
@@ -29,6 +29,9 @@ STATIC = {
     "house.js": "text/javascript; charset=utf-8",
     "arrange.js": "text/javascript; charset=utf-8",
     "rulesets.js": "text/javascript; charset=utf-8",
+    "play.js": "text/javascript; charset=utf-8",
+    "qr.js": "text/javascript; charset=utf-8",
+    "seat.js": "text/javascript; charset=utf-8",
     "page.css": "text/css; charset=utf-8",
     "icon.svg": "image/svg+xml",
 }

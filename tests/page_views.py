@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import page_tables
 from playwright.sync_api import expect
 
 expect.set_options(timeout=15_000)  # a loaded machine (CI, 2 cores) answers the solver's calls slowly
@@ -105,7 +106,54 @@ def arrange_view(page: Any, base: str) -> None:
     expect(page.locator("#arrange-result")).to_contain_text("Left in hand")
 
 
+def play_setup(page: Any, base: str) -> None:
+    go(page, base, "play")
+    for i, name in enumerate(page_tables.PLAYERS):
+        page.get_by_role("textbox", name=f"Player {i + 1}").fill(name)
+
+
+def play_links(page: Any, base: str) -> None:
+    play_setup(page, base)
+    page.get_by_role("button", name="Start the table").click()
+    expect(page.get_by_role("img", name="QR code of Carla's link")).to_be_visible()
+
+
+def open_seat(page: Any, base: str, moves: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A seeded table (tests/page_tables.py) after ``moves`` scripted moves, opened at the seat to move (at
+    Ana's once it is over): that seat's view and the table."""
+    table = page_tables.new_table(base)
+    public = page_tables.advance(base, table, moves)
+    seat = public["to_move"] or "Ana"
+    page.goto(table["seats"][seat]["url"])
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator(f'#play-body .seat[data-ply="{public["ply"]}"]')).to_be_visible()
+    return page_tables.view(base, table, seat), table
+
+
+def play_seat(page: Any, base: str) -> None:
+    """Beto's turn, melds on the table, the cards of his next meld selected."""
+    v, _ = open_seat(page, base, 10)
+    move = page_tables.scripted(v)
+    for card in move.get("cards", []):
+        page.locator(f'.hand-cards button[data-card="{card}"][aria-pressed="false"]').first.click()
+
+
+def play_refused(page: Any, base: str) -> None:
+    """A meld the referee refuses, its reasons shown."""
+    v, _ = open_seat(page, base, 3)
+    page.locator(f'.hand-cards button[data-card="{v["hand"][0]}"]').first.click()
+    page.locator("#play-body .moves button").first.click()
+    expect(page.get_by_role("alert").get_by_role("listitem").first).to_be_visible()
+
+
+def play_over(page: Any, base: str) -> None:
+    """The round is over: the scores, the record to download."""
+    open_seat(page, base, 34)
+    expect(page.locator("table.scores")).to_be_visible()
+
+
 VIEWS: dict[str, Prepare] = {"check": check_view, "sheet-setup": sheet_setup, "sheet": sheet_exported,
                              "sheet-cards": sheet_cards, "house-errors": house_errors, "house-diff": house_diff,
-                             "arrange": arrange_view}
+                             "arrange": arrange_view, "play-setup": play_setup, "play-links": play_links,
+                             "play-seat": play_seat, "play-refused": play_refused, "play-over": play_over}
 """Every view, in each of its states worth a look."""

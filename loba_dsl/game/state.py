@@ -9,9 +9,14 @@ in which phase, who has opened, and what the current turn has done so far
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
+from dataclasses import replace as dataclass_replace
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from loba_dsl.cards.deck import Card
+
+T = TypeVar("T")
 
 
 class Phase(StrEnum):
@@ -50,6 +55,8 @@ class TurnInfo:
     """The top card of the pile taken this turn (``None``: drew from the stock)."""
     pile_taken: int = 0
     """How many cards the pile draw took."""
+    pile_size: int = 0
+    """How many cards the discard pile held when the player drew from it (``turn.rediscard_single``)."""
     pile_card_used: bool = False
     laid: tuple[int, ...] = ()
     """Numbers of the melds this player put down this turn."""
@@ -98,3 +105,23 @@ class RoundState:
         for m in self.melds:
             out.extend(m.cards)
         return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in dataclass_fields(cls))
+                                        for cls in (RoundState, TurnInfo, TableMeld)}
+_set = object.__setattr__
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """``dataclasses.replace`` for the states of this module, without its per-call field walk (the referee
+    makes a new state per move, and random play makes hundreds of thousands); other values go to it."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        return dataclass_replace(obj, **changes)  # type: ignore[type-var]
+    for name in changes:
+        if name not in names:
+            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
+    new = object.__new__(type(obj))
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new

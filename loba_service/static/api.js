@@ -25,8 +25,10 @@ function itemsOf(body) {
 }
 
 // fetch JSON; a problem body becomes an ApiError carrying the service's messages, never the raw JSON.
-export async function api(method, path, body, signal) {
+// token: a live table's seat (or host) token, sent as the Authorization header (never in the URL).
+export async function api(method, path, body, signal, token) {
   const init = { method, signal, headers: {} };
+  if (token) init.headers.authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);

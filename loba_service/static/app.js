@@ -1,19 +1,22 @@
-// The card-table page: four views (check, sheet, house, arrange) over the service's /v1 API.
+// The card-table page: five views (check, sheet, house, arrange, play) over the service's /v1 API.
 import { initArrange } from "./arrange.js";
 import { initCheck } from "./check.js";
 import { initHouse } from "./house.js";
 import { apply, initialLang, lang, onLang, setLang, t } from "./i18n.js";
+import { initPlay, takeSeatLink } from "./play.js";
 import { loadShipped } from "./rulesets.js";
 import { initSheet } from "./sheet.js";
 
-const VIEWS = { check: "check.title", sheet: "sheet.title", house: "house.title", arrange: "arrange.title" };
+const VIEWS = { check: "check.title", sheet: "sheet.title", house: "house.title", arrange: "arrange.title",
+  play: "play.title" };
 let currentView = null;
+let firstView = "check"; // a table's link (?table=ID) opens on the Play view
 let houseShown = null; // the house rules view compares with its base only once it is seen
 
 function route(focus) {
   const wanted = location.hash.slice(1);
   if (!(wanted in VIEWS) && currentView) return; // an in-page link (#main): the view stays
-  const view = wanted in VIEWS ? wanted : "check";
+  const view = wanted in VIEWS ? wanted : firstView;
   currentView = view;
   for (const section of document.querySelectorAll("[data-view]")) section.hidden = section.dataset.view !== view;
   for (const a of document.querySelectorAll("[data-view-link]")) {
@@ -31,6 +34,7 @@ function go(view) {
 }
 
 async function main() {
+  if (takeSeatLink()) firstView = "play"; // before anything reads the address: the seat's token leaves it
   const switcher = document.getElementById("lang-switch");
   const other = () => (lang() === "es" ? "en" : "es");
   const label = () => {
@@ -58,6 +62,7 @@ async function main() {
   app.check = initCheck();
   app.sheet = initSheet();
   initArrange();
+  app.play = initPlay(app);
   loading.hidden = true;
   window.addEventListener("hashchange", () => route(true));
   houseShown = app.house.shown;

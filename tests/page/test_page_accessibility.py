@@ -53,15 +53,16 @@ def test_spanish_view_has_no_serious_violation(spanish: Any, server: str, axe_so
 def test_tab_reaches_every_control_with_a_visible_focus(page: Any, server: str) -> None:
     go(page, server, "check")
     seen: list[str] = []
-    for _ in range(12):
+    for _ in range(13):
         page.keyboard.press("Tab")
         info = page.evaluate("""() => { const e = document.activeElement; const s = getComputedStyle(e);
             return {name: e.getAttribute('aria-label') || e.textContent.trim() || e.id, tag: e.tagName,
                     outline: s.outlineStyle, width: parseFloat(s.outlineWidth)}; }""")
         seen.append(info["name"])
         assert info["outline"] != "none" and info["width"] >= 2, info  # the focus ring shows
-    # Skip link, language, the four views, the ruleset, one stop for the picker, the cards and their buttons.
-    assert seen[:6] == ["Skip to the content", "Español", "Check", "Score sheet", "House rules", "Arrange"], seen
+    # Skip link, language, the five views, the ruleset, one stop for the picker, the cards and their buttons.
+    nav = ["Check", "Score sheet", "House rules", "Arrange", "Play"]
+    assert seen[:7] == ["Skip to the content", "Español", *nav], seen
     assert "A♠ spades" in seen and "Remove last" in seen and "Clear" in seen, seen
     assert seen.index("A♠ spades") < seen.index("check-cards") < seen.index("Remove last"), seen
 

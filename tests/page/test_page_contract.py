@@ -15,8 +15,8 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.slow  # a browser and the real service: `make test` runs them, `make test-fast` does not
 
-NAV = {"en": ["Check", "Score sheet", "House rules", "Arrange"],
-       "es": ["Comprobar", "Planilla", "Reglas de la casa", "Acomodar"]}
+NAV = {"en": ["Check", "Score sheet", "House rules", "Arrange", "Play"],
+       "es": ["Comprobar", "Planilla", "Reglas de la casa", "Acomodar", "Jugar"]}
 
 
 def test_english_names(page: Any, server: str) -> None:
@@ -64,7 +64,7 @@ def test_browser_language_spanish_and_the_switch(spanish: Any, server: str) -> N
 def test_views_by_link_and_focus(page: Any, server: str) -> None:
     go(page, server)
     for link, heading in [("Score sheet", "Score sheet"), ("House rules", "House rules"),
-                          ("Arrange", "Best arrangement"), ("Check", "Check a meld")]:
+                          ("Arrange", "Best arrangement"), ("Play", "Play with friends"), ("Check", "Check a meld")]:
         page.get_by_role("navigation").get_by_role("link", name=link).click()
         h1 = page.get_by_role("heading", level=1)
         expect(h1).to_have_text(heading)
