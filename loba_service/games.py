@@ -451,7 +451,6 @@ def replay_sync(g: Games, rs: Ruleset, req: GameReplayRequest) -> dict[str, Any]
 async def replay(svc: Any, request: Request) -> Response:
     """Check a whole record move by move: the same object as ``loba replay --json``."""
     req = svc.decode(GameReplayRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "replay", _ref(req.record, req.ruleset), req)
 
 
