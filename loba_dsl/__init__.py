@@ -102,6 +102,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "load_record": "loba_dsl.game.record:loads",
     "read_record": "loba_dsl.game.record:load",
     "dump_record": "loba_dsl.game.record:dumps",
+    "record_from_dict": "loba_dsl.game.record:from_dict",
     "replay": "loba_dsl.game.replay",
     "replay_text": "loba_dsl.game.replay",
     # comparing rulesets
@@ -226,6 +227,7 @@ __all__ = [
     "read_match",
     "read_record",
     "read_round",
+    "record_from_dict",
     "replay",
     "replay_text",
     "round_text",
@@ -292,6 +294,7 @@ if TYPE_CHECKING:
     from loba_dsl.game import format_move as format_move
     from loba_dsl.game import parse_move as parse_move
     from loba_dsl.game.record import dumps as dump_record
+    from loba_dsl.game.record import from_dict as record_from_dict
     from loba_dsl.game.record import load as read_record
     from loba_dsl.game.record import loads as load_record
     from loba_dsl.game.replay import replay as replay

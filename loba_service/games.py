@@ -109,6 +109,28 @@ class GameLegalRequest(Struct, forbid_unknown_fields=True):
     ruleset: RulesetRef | None = None
 
 
+class GameReplayRequest(Struct, forbid_unknown_fields=True):
+    """An open record to check move by move, as ``loba replay`` does (a sealed record is not replayed: its
+    hidden cards stay hidden).  ``ruleset`` carries the house ruleset the record names."""
+
+    record: Record
+    ruleset: RulesetRef | None = None
+
+
+class ReplayOut(Struct):
+    """The object ``loba replay --json`` prints: valid, or the first illegal move (``error``), each round's
+    scores, the totals, the match so far and what a hand-dealt record left unchecked."""
+
+    valid: bool
+    error: dict[str, Any] | None
+    rounds: list[dict[str, Any]]
+    totals: dict[str, int]
+    in_progress: bool
+    match: dict[str, Any] | None
+    unchecked: list[Any]
+    unscored: Any | UnsetType = UNSET
+
+
 class ReasonOut(Struct):
     rule: str
     message: str
@@ -153,7 +175,7 @@ class LegalOut(Struct):
 
 
 TYPES: list[Any] = [Record, MoveIn, GameDealRequest, GameMoveRequest, GameLegalRequest, GameState, CheckOut,
-                    LegalOut]
+                    LegalOut, GameReplayRequest, ReplayOut]
 
 
 # ---------------------------------------------------------------- records and tables
@@ -282,7 +304,8 @@ def _stale(table: Any, ply: int | None) -> None:
 
 def routes() -> list[tuple[str, Callable[..., Any], str]]:
     return [("/v1/games/deal", deal, "POST"), ("/v1/games/legal", legal, "POST"),
-            ("/v1/games/check", check, "POST"), ("/v1/games/play", play, "POST")]
+            ("/v1/games/check", check, "POST"), ("/v1/games/play", play, "POST"),
+            ("/v1/games/replay", replay, "POST")]
 
 
 def _games(svc: Any) -> Games:
@@ -296,29 +319,6 @@ def _games(svc: Any) -> Games:
 
 def _json(obj: Any) -> Response:
     return Response(msgspec.json.encode(obj), media_type="application/json")
-
-
-def _depth(value: Any, limit: int) -> int:
-    """How deep ``value`` nests lists and dicts, looking no deeper than ``limit`` + 1 (no recursion)."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > deepest:
-            deepest = d
-            if d > limit:
-                return d
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values() if isinstance(x, dict | list))
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v if isinstance(x, dict | list))
-    return deepest
-
-
-def _check_record(svc: Any, rec: Record | None) -> None:
-    """A record's free-form parts (its rounds) nest no deeper than the service's limit (a 422)."""
-    if rec is not None and _depth(rec.rounds, svc.limits.max_depth - 2) > svc.limits.max_depth - 2:
-        raise svc.too_deep()
 
 
 async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any, *,
@@ -368,7 +368,6 @@ def deal_sync(g: Games, rs: Ruleset, req: GameDealRequest) -> dict[str, Any]:
 async def deal(svc: Any, request: Request) -> Response:
     """A new game, or the next round of a finished one."""
     req = svc.decode(GameDealRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "deal", req.ruleset, req)
 
 
@@ -390,7 +389,6 @@ async def legal(svc: Any, request: Request) -> Response:
     """The legal moves of the player to move (at most ``limit``): listing them may take long (a large hand), so
     it runs in a solver process, under its budget."""
     req = svc.decode(GameLegalRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "legal", _ref(req.record, req.ruleset), req, process=True)
 
 
@@ -407,7 +405,6 @@ def check_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
 async def check(svc: Any, request: Request) -> Response:
     """A dry run of a move: legal, or why not; nothing changes."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "check", _ref(req.record, req.ruleset), req)
 
 
@@ -433,7 +430,6 @@ def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
 async def play(svc: Any, request: Request) -> Response:
     """Play a move: the events, the new record, the view of the player to move."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "play", _ref(req.record, req.ruleset), req)
 
 
@@ -441,8 +437,25 @@ def _ref(rec: Record, ref: RulesetRef | None) -> RulesetRef:
     return ref if ref is not None else rec.ruleset
 
 
+def replay_sync(g: Games, rs: Ruleset, req: GameReplayRequest) -> dict[str, Any]:
+    """The work of ``/v1/games/replay``: ``loba replay --json`` of an open record."""
+    from loba_dsl import record_from_dict, replay
+
+    if req.record.seal is not UNSET:
+        raise _bad_record("a sealed record is not replayed (its hidden cards stay hidden): replay an open record")
+    rec = record_from_dict(msgspec.to_builtins(req.record), ruleset=rs)
+    out: dict[str, Any] = replay(rec).to_dict()
+    return out
+
+
+async def replay(svc: Any, request: Request) -> Response:
+    """Check a whole record move by move: the same object as ``loba replay --json``."""
+    req = svc.decode(GameReplayRequest, await svc.body(request))
+    return await _run(svc, request, "replay", _ref(req.record, req.ruleset), req)
+
+
 WORK: dict[str, Callable[..., dict[str, Any]]] = {"deal": deal_sync, "legal": legal_sync, "check": check_sync,
-                                                   "play": play_sync}
+                                                   "play": play_sync, "replay": replay_sync}
 """Each endpoint's work, ``(games, ruleset, request) -> answer``: in a worker thread, or a solver process."""
 
 
@@ -468,4 +481,8 @@ def paths(op: Callable[..., Any], ref: Callable[[Any], Any], post: tuple[int, ..
             "the player to move.  An illegal move is a 422 naming the rule; a move chosen at another `ply` "
             "than the record's is a 409.", GameState, request=GameMoveRequest, errors=moves, tag="games",
             op_id="gamesPlay")},
+        "/v1/games/replay": {"post": op(
+            "Replay a record", "Check an open record move by move: the same object as `loba replay --json` (valid, "
+            "or the first illegal move; each round's scores, the totals, the match).  A sealed record is refused.",
+            ReplayOut, request=GameReplayRequest, errors=post, tag="games", op_id="gamesReplay")},
     }
