@@ -21,10 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import __version__, decode_utf8
-from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import LobaError, RulesetError
-from loba_dsl.rules.model import Ruleset
+from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
 from loba_service.limits import Limits
