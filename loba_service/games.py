@@ -320,29 +320,6 @@ def _json(obj: Any) -> Response:
     return Response(msgspec.json.encode(obj), media_type="application/json")
 
 
-def _depth(value: Any, limit: int) -> int:
-    """How deep ``value`` nests lists and dicts, looking no deeper than ``limit`` + 1 (no recursion)."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > deepest:
-            deepest = d
-            if d > limit:
-                return d
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values() if isinstance(x, dict | list))
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v if isinstance(x, dict | list))
-    return deepest
-
-
-def _check_record(svc: Any, rec: Record | None) -> None:
-    """A record's free-form parts (its rounds) nest no deeper than the service's limit (a 422)."""
-    if rec is not None and _depth(rec.rounds, svc.limits.max_depth - 2) > svc.limits.max_depth - 2:
-        raise svc.too_deep()
-
-
 async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any, *,
                process: bool = False) -> Response:
     """Run ``WORK[name]``: under a house ruleset (or ``process``) in a solver process, else in a worker thread."""
@@ -390,7 +367,6 @@ def deal_sync(g: Games, rs: Ruleset, req: GameDealRequest) -> dict[str, Any]:
 async def deal(svc: Any, request: Request) -> Response:
     """A new game, or the next round of a finished one."""
     req = svc.decode(GameDealRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "deal", req.ruleset, req)
 
 
@@ -412,7 +388,6 @@ async def legal(svc: Any, request: Request) -> Response:
     """The legal moves of the player to move (at most ``limit``): listing them may take long (a large hand), so
     it runs in a solver process, under its budget."""
     req = svc.decode(GameLegalRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "legal", _ref(req.record, req.ruleset), req, process=True)
 
 
@@ -429,7 +404,6 @@ def check_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
 async def check(svc: Any, request: Request) -> Response:
     """A dry run of a move: legal, or why not; nothing changes."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "check", _ref(req.record, req.ruleset), req)
 
 
@@ -455,7 +429,6 @@ def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
 async def play(svc: Any, request: Request) -> Response:
     """Play a move: the events, the new record, the view of the player to move."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "play", _ref(req.record, req.ruleset), req)
 
 
@@ -477,7 +450,6 @@ def replay_sync(g: Games, rs: Ruleset, req: GameReplayRequest) -> dict[str, Any]
 async def replay(svc: Any, request: Request) -> Response:
     """Check a whole record move by move: the same object as ``loba replay --json``."""
     req = svc.decode(GameReplayRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "replay", _ref(req.record, req.ruleset), req)
 
 
