@@ -1,4 +1,4 @@
-"""``loba check`` without Typer, for the plain invocations (issue 11: start-up).
+"""``loba check`` and ``loba replay`` without Typer, for the plain invocations (issues 11 and 22: start-up).
 
 Typer's import (it brings Click) and the building of the command take a large share of a
 ``loba check`` run.  :func:`parse_check` reads the common forms of the command line itself::
@@ -13,6 +13,8 @@ a number that is not plain digits, shell completion.  :func:`run` then runs
 ``main`` ends a command (an interruption exit 130, end of input "Aborted!" exit 1; a closed pipe or a
 full disk is :func:`loba_cli.main.main`'s, for every command alike), so the output, the exit code and
 the JSON are those of the Typer path; a None from :func:`run` means "not mine: run the Typer app".
+:func:`parse_replay` does the same for ``loba replay FILE [--json]``, whose body is
+:func:`loba_cli.records.replay_command`.
 
 >>> parse_check(["check", "A♣", "2♣", "JOKER", "-r", "house.yaml", "--json"])
 {'words': ['A♣', '2♣', 'JOKER'], 'ruleset': 'house.yaml', 'as_json': True}
@@ -28,7 +30,7 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["parse_check", "run"]
+__all__ = ["parse_check", "parse_replay", "run"]
 
 _VALUED = {"--ruleset": "ruleset", "-r": "ruleset", "--lang": "lang", "--file": "file", "-f": "file",
            "--contract": "contract"}
@@ -75,6 +77,27 @@ def parse_check(argv: list[str]) -> dict[str, Any] | None:
     return params
 
 
+def parse_replay(argv: list[str]) -> dict[str, Any] | None:
+    """``replay_command``'s arguments for a plain ``loba replay FILE [--json]`` command line, or None.
+
+    >>> [parse_replay(a) for a in (["replay", "r.json"], ["replay", "--json", "-"], ["replay", "a", "b"])]
+    [{'file': 'r.json'}, {'file': '-', 'as_json': True}, None]
+    """
+    if not argv or argv[0] != "replay":
+        return None
+    params: dict[str, Any] = {}
+    for token in argv[1:]:
+        if token == "--json":
+            params["as_json"] = True
+        elif (token == "-" or not token.startswith("-")) and "file" not in params:
+            params["file"] = token
+        else:  # a second file, --help, an unknown option, "--": Typer's business
+            return None
+    if "file" not in params or any(not _utf8(token) for token in argv):
+        return None
+    return params
+
+
 def _utf8(text: str) -> bool:
     try:
         text.encode("utf-8")
@@ -89,16 +112,22 @@ def _completing() -> bool:
 
 
 def run(argv: list[str]) -> int | None:
-    """Run a plain ``loba check`` and give its exit code; None when the command line is not one."""
+    """Run a plain ``loba check`` (or ``loba replay FILE``) and give its exit code; None when the command line
+    is neither."""
     if _completing():
         return None
-    params = parse_check(argv)
-    if params is None:
+    checking = parse_check(argv)
+    replaying = parse_replay(argv) if checking is None else None
+    if checking is None and replaying is None:
         return None
     try:
+        if replaying is not None:
+            from loba_cli.records import replay_command
+
+            return replay_command(**replaying)
         from loba_cli.common import check_command
 
-        return check_command(**params)
+        return check_command(**(checking or {}))
     except EOFError:  # as Typer's main: a newline, then "Aborted!"
         _say("\n")
         _say("Aborted!\n")

@@ -18,33 +18,14 @@ from loba_cli.common import fail as _fail
 from loba_cli.common import guard as _guard
 from loba_cli.common import json_mode as _json_mode
 from loba_cli.common import load_ruleset as _load
-from loba_cli.common import stdin_bytes
+from loba_cli.records import match_lines as _match_lines
+from loba_cli.records import read_record as _read_record
+from loba_cli.records import replay_command
 from loba_dsl import DEFAULT_RULESET
 
 FileArg = Annotated[str, typer.Argument(help="A loba-record/1 JSON file ('-': stdin).")]
 MoveLangOpt = Annotated[str, typer.Option("--lang", help="The words of the moves: en (Ana draws stock) or es "
                                                          "(Ana roba del mazo).")]
-
-
-def _read_record(file: str) -> Any:
-    """The record of FILE, or exit 2 (nothing replayed) when it cannot be read (a regular file of at most
-    MAX_BYTES; a FIFO or a device is refused without waiting on it)."""
-    from loba_dsl import read_record
-
-    return _guard(lambda: read_record(stdin_bytes() if file == "-" else file))
-
-
-def _match_lines(result: Any) -> list[str]:
-    """The match as ``loba match`` shows it, and the re-entries still to decide."""
-    from loba_dsl import match_text
-
-    if result.match is None:
-        return []
-    lines = match_text(result.match.result).split("\n")
-    for o in result.match.offers:
-        lines.append(f"{o.player} may re-enter at {o.score} (re-entry {o.reentry} of at most {o.limit}): "
-                     f"`loba deal --next FILE --reenter {o.player}` (or --stay-out {o.player})")
-    return lines
 
 
 @app.command()
@@ -54,17 +35,7 @@ def replay(file: FileArg, as_json: JsonOpt = False) -> None:
     Prints each round's scores and the match (eliminations, re-entries, the winner), and for a hand-dealt
     record what could not be checked.
     """
-    _json_mode(as_json)
-    from loba_dsl import replay as run
-    from loba_dsl import replay_text
-
-    rec = _read_record(file)
-    result = _guard(lambda: run(rec))
-    if as_json:
-        _emit(_dumps(result.to_dict()))
-    else:
-        _emit("\n".join([replay_text(result), *_match_lines(result)]))
-    raise typer.Exit(0 if result.valid else 1)
+    raise typer.Exit(replay_command(file, as_json))
 
 
 @app.command("deal")

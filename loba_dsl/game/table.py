@@ -112,10 +112,12 @@ class LegalMoves:
                 if not self._table._judge(mv)[0]:
                     yield mv
             return
+        if not self._table.partial:
+            yield from generated.generate(rs, s, self._budget, self._limit)
+            return
         for mv in generated.generate(rs, s, self._budget, self._limit):
-            if self._table.partial and self._table._judge(mv)[0]:
-                continue
-            yield mv
+            if not self._table._judge(mv)[0]:
+                yield mv
 
     def __contains__(self, move: object) -> bool:
         try:
@@ -194,6 +196,12 @@ class Table(BetweenRounds):
         assert self.rng is not None
         rs, n = self.rs, len(playing)
         cards = referee.deck_cards(rs)
+        need = n * rs.deal.cards + (1 if rs.deal.upcard else 0)
+        if need > len(cards):  # a house deck too small for its deal at this table: said, never an IndexError
+            raise DealRejected([Reason("deal.cards", f"{n} hands of {rs.deal.cards} cards"
+                                       + (" and the up-card" if rs.deal.upcard else "")
+                                       + f" need {need} cards, but the deck has {len(cards)}",
+                                       referee.where(rs, "deal.cards"), str(rs.deal.cards))])
         self.rng.shuffle(cards)
         hands: list[list[Card]] = [[] for _ in range(n)]
         seat = referee.first_seat(rs, playing.index(self.players[dealer]), n)
@@ -352,7 +360,7 @@ class Table(BetweenRounds):
         reasons, new, events = self._judge(move)
         if reasons or new is None:
             raise IllegalMove(move, reasons)
-        if log.unchecked is None and partial.has_unknown(new):  # a reshuffle of unknown order
+        if log.unchecked is None and isinstance(move, Reshuffle) and partial.has_unknown(new):  # of unknown order
             log.unchecked = partial.Unchecked()
         if log.unchecked is not None:
             log.unchecked.note_move(move, before)

@@ -157,3 +157,59 @@ def test_the_fast_path_does_not_import_typer(folder: Path) -> None:
                        check=False)
     assert p.stderr == "[]"
     assert p.stdout  # it did check the meld
+
+
+# ---------------------------------------------------------------- loba replay FILE [--json] (issue 22: start-up)
+
+REPLAY_CASES: list[tuple[list[str], str]] = [
+    (["replay", "round.json"], ""),
+    (["replay", "round.json", "--json"], ""),
+    (["replay", "--json", "round.json"], ""),
+    (["replay", "illegal.json"], ""),
+    (["replay", "illegal.json", "--json"], ""),
+    (["replay", "no-such.json"], ""),
+    (["replay", "no-such.json", "--json"], ""),
+    (["replay", "-"], "not json"),
+]
+
+
+def _records(folder: Path) -> None:
+    """round.json: a Menos deal and the first player's legal moves; illegal.json: the same with a discard of
+    a card nobody holds twice over (a third 7♠ of a two-deck pack is never in a hand, rules.md §1)."""
+    import json
+
+    import loba_dsl as loba
+
+    table = loba.Table.deal(loba.load("menos"), ["Ana", "Beto", "Carla"], "Carla", seed=7)
+    for _ in range(2):
+        table.play(next(iter(table.legal())))
+    text = loba.dump_record(table.record())
+    (folder / "round.json").write_text(text, encoding="utf-8")
+    bad = json.loads(text)
+    bad["rounds"][0]["moves"].append({"player": table.to_move, "op": "discard", "card": "JOKER"})
+    bad["rounds"][0]["moves"].append({"player": table.to_move, "op": "discard", "card": "JOKER"})
+    (folder / "illegal.json").write_text(json.dumps(bad, ensure_ascii=False), encoding="utf-8")
+
+
+@pytest.mark.parametrize(("argv", "stdin"), REPLAY_CASES, ids=[" ".join(a) for a, _ in REPLAY_CASES])
+def test_fast_replay_says_what_typer_says(argv: list[str], stdin: str, folder: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    _records(folder)
+    assert fast.parse_replay(argv) is not None
+    typer_says = _run(argv, stdin, monkeypatch, use_fast=False)
+    fast_says = _run(argv, stdin, monkeypatch, use_fast=True)
+    assert fast_says == typer_says
+    assert typer_says[0] in (0, 1, 2)
+
+
+def test_the_replay_cases_cover_every_exit_code(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _records(folder)
+    seen = {_run(argv, stdin, monkeypatch, use_fast=True)[0] for argv, stdin in REPLAY_CASES}
+    assert seen == {0, 1, 2}
+
+
+@pytest.mark.parametrize("argv", [["replay"], ["replay", "a.json", "b.json"], ["replay", "-h"], ["replay", "--help"],
+                                  ["replay", "--", "a.json"], ["replay", "a.json", "--jsn"], ["replay", "-x"],
+                                  ["replays", "a.json"], ["replay", "a\udcff.json"]])
+def test_any_other_replay_goes_to_typer(argv: list[str]) -> None:
+    assert fast.parse_replay(argv) is None

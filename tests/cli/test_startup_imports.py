@@ -49,3 +49,28 @@ def test_a_cached_check_imports_neither_pathlib_nor_hashlib(tmp_path: Path) -> N
     for args in (["A♣ 2♣ JOKER"], ["A♣ 2♣ JOKER", "--json"]):
         result = _check(cache, *args)
         assert result == {"code": 0, "imported": []}, args
+
+
+def _command(cache: Path, watched: str, *args: str) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != "LOBA_NO_CACHE"}
+    env["LOBA_CACHE_DIR"] = str(cache)
+    proc = subprocess.run([sys.executable, "-c", _CHILD, watched, *args], capture_output=True, text=True,
+                          env=env, cwd=cache.parent, check=False)
+    assert proc.stderr == ""
+    result: dict[str, object] = json.loads(proc.stdout.splitlines()[-1])
+    return result
+
+
+def test_replay_starts_from_the_disk_cache_without_typer(tmp_path: Path) -> None:
+    """Issue 22: every command starts from the disk cache; ``loba replay FILE`` reads no YAML once the
+    record's ruleset was compiled, and, a plain invocation, does without Typer as ``loba check`` does."""
+    import loba_dsl as loba
+
+    table = loba.Table.deal(loba.load("menos"), ["Ana", "Beto"], "Beto", seed=3)
+    record = tmp_path / "round.json"
+    record.write_text(loba.dump_record(table.record()), encoding="utf-8")  # a deal, no move yet: valid
+    cache = tmp_path / "cache"
+    first = _command(cache, "yaml,typer", "replay", str(record))
+    assert first == {"code": 0, "imported": ["yaml"]}  # compiled from its YAML, then kept
+    again = _command(cache, "yaml,typer", "replay", str(record))
+    assert again == {"code": 0, "imported": []}

@@ -18,7 +18,7 @@ from table_deals import cards, deal
 from loba_dsl.game import Discard, Draw, IllegalMove, LayOff, Meld, MoveWild, ReplaceJoker, Reshuffle, Table
 from loba_dsl.game.referee import deck_cards
 from loba_dsl.game.table import DealRejected, UndoRefused
-from loba_dsl.rules.loading import load, load_file
+from loba_dsl.rules.loading import load, load_file, loads
 from loba_dsl.rules.model import Ruleset
 
 PLAYERS = ("Ana", "Beto", "Carla")
@@ -623,3 +623,13 @@ def test_contrato_round_to_its_end() -> None:
     out = t.outcome()
     assert out is not None and out.went_out == "Beto"
     assert out.scores == {"Ana": 99, "Beto": 0, "Carla": 55}
+
+
+def test_a_deck_too_small_for_the_deal_is_a_rejected_deal_not_a_crash() -> None:
+    # Chinchón's Spanish deck is 40 cards (rules.md §4); a house that seats up to eight and deals seven each
+    # cannot deal six players: 6 x 7 + the up-card = 43 cards.  Said as a rejected deal, naming deal.cards.
+    rs = loads("name: h\nextends: chinchon\nplayers: {max: 8}\ndeal: {cards: 7}\n", source="h.yaml")
+    with pytest.raises(DealRejected) as caught:
+        Table.deal(rs, ["Ana", "Beto", "Carla", "Dani", "Eva", "Fede"], "Fede", seed=1)
+    assert "need 43 cards, but the deck has 40" in caught.value.message
+    assert "deal.cards" in caught.value.message
