@@ -21,10 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import __version__, decode_utf8
-from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import LobaError, RulesetError
-from loba_dsl.rules.model import Ruleset
+from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
 from loba_service.limits import Limits
@@ -475,7 +472,9 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
     (:class:`loba_service.tables.TablesConfig`; default from the environment)."""
     # Small hands are solved in this process's worker threads: the solver is imported now, not by a first
     # request (its import raises the interpreter's recursion limit for the search).
-    import loba_dsl.solver.api  # noqa: F401
+    import loba_dsl
+
+    loba_dsl.Solver  # noqa: B018  (the facade imports the solver's module on this first use)
     from loba_service import openapi, pages
     from loba_service import tables as live_tables
 
