@@ -3,7 +3,8 @@
 1. Random-legal 4-player menos rounds per CPU second, through the simulation's game driver (target: at least
    100 per core), beside the referee's own random play (``game.simulate.play_round``, the anchor).
 2. Greedy 4-player menos rounds per CPU second (target: at least 25 per core).
-3. Search's CPU time per searched decision (one search seat among three greedy, 4-player menos).
+3. Search's CPU time per searched decision (one search seat among three greedy, 4-player menos): the default
+   play-outs, and the endgame lookahead (``endgame=5``).
 4. All cores: the same seeded greedy rounds through ``simulate`` with 1 and 2 worker processes (wall time;
    target: a speed-up of at least 1.8x), and on a Dask ``LocalCluster`` of 2 worker processes against the
    2-process pool (target: Dask's overhead under 10%).  The figures of all three must be identical.
@@ -56,8 +57,9 @@ def anchor_rounds(rounds: int, runs: int) -> float:
     return best
 
 
-def search_decision(rounds: int) -> tuple[float, int]:
-    """CPU seconds per searched decision of one search seat (samples 8, horizon 6) among three greedy seats."""
+def search_decision(rounds: int, **options: int) -> tuple[float, int]:
+    """CPU seconds per searched decision of one search seat (by default samples 8, horizon 6) among three greedy
+    seats."""
     from collections.abc import Sequence
 
     from loba_dsl.bots.greedy import GreedyBot
@@ -83,7 +85,7 @@ def search_decision(rounds: int) -> tuple[float, int]:
     rs = load("menos")
     spent, decisions = 0.0, 0
     for i in range(rounds):
-        timed = Timed(SearchBot(random.Random(i)))
+        timed = Timed(SearchBot(random.Random(i), **options))
         players = {"Ana": timed, **{p: GreedyBot() for p in PLAYERS[1:]}}
         Match(Table.deal(rs, PLAYERS, PLAYERS[-1], 500 + i), players).play_round()  # type: ignore[arg-type]
         spent += timed.spent
@@ -120,6 +122,8 @@ def main() -> None:
           "rounds/CPU-s (target >= 25)")
     per, n = search_decision(args.search_rounds)
     print(f"search decision (1 of 4 seats)     : {per * 1000:7.0f} ms CPU per searched decision ({n} decisions)")
+    per, n = search_decision(args.search_rounds, endgame=5)
+    print(f"search endgame=5 (1 of 4 seats)    : {per * 1000:7.0f} ms CPU per searched decision ({n} decisions)")
     rs = load("menos")
     bots = ["greedy"] * 4
 

@@ -102,6 +102,7 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "load_record": "loba_dsl.game.record:loads",
     "read_record": "loba_dsl.game.record:load",
     "dump_record": "loba_dsl.game.record:dumps",
+    "record_from_dict": "loba_dsl.game.record:from_dict",
     "replay": "loba_dsl.game.replay",
     "replay_text": "loba_dsl.game.replay",
     # comparing rulesets
@@ -137,6 +138,13 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "extends_name": "loba_dsl.rules.describe",
     "show_dict": "loba_dsl.rules.describe",
     "validation_dict": "loba_dsl.rules.describe",
+    # what the front ends share with the library: card codes, copies, clean text, per-kind verdicts, records
+    "Card": "loba_dsl.cards.deck",
+    "check_copies": "loba_dsl.cards.notation",
+    "clean_text": "loba_dsl.errors:clean",
+    "kind_verdicts": "loba_dsl.melds.check",
+    "record_view": "loba_dsl.game.record:view_of",
+    "move_from_dict": "loba_dsl.game.moves",
     # errors
     "LobaError": "loba_dsl.errors",
     "LobaErrors": "loba_dsl.errors",
@@ -154,6 +162,7 @@ __all__ = [
     "Arrangement",
     "Budget",
     "BudgetExceeded",
+    "Card",
     "CheckResult",
     "DSLError",
     "DiffReport",
@@ -199,9 +208,11 @@ __all__ = [
     "catalogue_dict",
     "check",
     "check_contract",
+    "check_copies",
     "check_lines",
     "check_opening",
     "check_text",
+    "clean_text",
     "deck_dict",
     "decode_utf8",
     "diff",
@@ -212,12 +223,14 @@ __all__ = [
     "extends_name",
     "format_event",
     "format_move",
+    "kind_verdicts",
     "load",
     "load_file",
     "load_record",
     "loads",
     "make_bot",
     "match_text",
+    "move_from_dict",
     "parse_lay_down",
     "parse_move",
     "play_match",
@@ -226,6 +239,8 @@ __all__ = [
     "read_match",
     "read_record",
     "read_round",
+    "record_from_dict",
+    "record_view",
     "replay",
     "replay_text",
     "round_text",
@@ -263,8 +278,10 @@ if TYPE_CHECKING:
     from loba_dsl.bots import bot_names as bot_names
     from loba_dsl.bots import make_bot as make_bot
     from loba_dsl.budget import Budget as Budget
+    from loba_dsl.cards.deck import Card as Card
     from loba_dsl.cards.notation import Notation as Notation
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
+    from loba_dsl.cards.notation import check_copies as check_copies
     from loba_dsl.compare import DiffReport as DiffReport
     from loba_dsl.compare import WitnessBudget as WitnessBudget
     from loba_dsl.compare import diff as diff
@@ -277,6 +294,7 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.errors import clean as clean_text
     from loba_dsl.errors import decode_utf8 as decode_utf8
     from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
@@ -291,14 +309,18 @@ if TYPE_CHECKING:
     from loba_dsl.game import format_event as format_event
     from loba_dsl.game import format_move as format_move
     from loba_dsl.game import parse_move as parse_move
+    from loba_dsl.game.moves import move_from_dict as move_from_dict
     from loba_dsl.game.record import dumps as dump_record
+    from loba_dsl.game.record import from_dict as record_from_dict
     from loba_dsl.game.record import load as read_record
     from loba_dsl.game.record import loads as load_record
+    from loba_dsl.game.record import view_of as record_view
     from loba_dsl.game.replay import replay as replay
     from loba_dsl.game.replay import replay_text as replay_text
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.melds.check import check_lines as check_lines
+    from loba_dsl.melds.check import kind_verdicts as kind_verdicts
     from loba_dsl.render import arranged_hand_dict as arranged_hand_dict
     from loba_dsl.render import arranged_hand_text as arranged_hand_text
     from loba_dsl.render import arrangement_dict as arrangement_dict

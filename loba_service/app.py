@@ -21,10 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import __version__, decode_utf8
-from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import LobaError, RulesetError
-from loba_dsl.rules.model import Ruleset
+from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
 from loba_service.limits import Limits
@@ -122,8 +119,7 @@ class Service:
         return value
 
     def too_deep(self) -> ServiceError:
-        limit = self.limits.max_depth
-        message = f"the body nests arrays and objects deeper than the limit of {limit} levels"
+        message = "the body nests arrays and objects too deeply to be read"
         return ServiceError(422, "limit", "A limit of the service was passed", message,
                             [ErrorItem(code="limit", message=message)])
 
@@ -269,6 +265,8 @@ def _guarded(svc: Service, fn: Callable[[Service, Request], Awaitable[Response]]
             return problem_response(e)
         except LobaError as e:
             return problem_response(from_loba_error(e))
+        except RecursionError:  # a body nested as deep as the decoder reads, then walked by the library
+            return problem_response(svc.too_deep())
 
     handler.__name__ = fn.__name__
     handler.__doc__ = fn.__doc__
@@ -472,6 +470,9 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
     """The service as an ASGI app.  ``start_solvers``: start the solver processes at start-up (``loba
     serve`` does) rather than at the first heavy call.  ``tables``: the live tables' settings
     (:class:`loba_service.tables.TablesConfig`; default from the environment)."""
+    # Small hands are solved in this process's worker threads: the solver is imported now, not by a first
+    # request (its import raises the interpreter's recursion limit for the search).
+    import loba_dsl.solver.api  # noqa: F401
     from loba_service import openapi, pages
     from loba_service import tables as live_tables
 

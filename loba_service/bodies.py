@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from msgspec import UNSET, Meta, Struct, UnsetType
 
-from loba_dsl.defaults import DEFAULT_RULESET
+from loba_dsl import DEFAULT_RULESET
 from loba_service.limits import Limits
 from loba_service.problems import ErrorItem, ErrorLocation
 

@@ -34,8 +34,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
 
-from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.rules.model import Ruleset
+from loba_dsl import DEFAULT_RULESET, Ruleset
 from loba_service.bodies import HouseRuleset, Name, RulesetRef
 from loba_service.problems import ErrorItem, ErrorLocation, ServiceError
 from loba_service.rulesets import spec_of
@@ -109,6 +108,28 @@ class GameLegalRequest(Struct, forbid_unknown_fields=True):
     ruleset: RulesetRef | None = None
 
 
+class GameReplayRequest(Struct, forbid_unknown_fields=True):
+    """An open record to check move by move, as ``loba replay`` does (a sealed record is not replayed: its
+    hidden cards stay hidden).  ``ruleset`` carries the house ruleset the record names."""
+
+    record: Record
+    ruleset: RulesetRef | None = None
+
+
+class ReplayOut(Struct):
+    """The object ``loba replay --json`` prints: valid, or the first illegal move (``error``), each round's
+    scores, the totals, the match so far and what a hand-dealt record left unchecked."""
+
+    valid: bool
+    error: dict[str, Any] | None
+    rounds: list[dict[str, Any]]
+    totals: dict[str, int]
+    in_progress: bool
+    match: dict[str, Any] | None
+    unchecked: list[Any]
+    unscored: Any | UnsetType = UNSET
+
+
 class ReasonOut(Struct):
     rule: str
     message: str
@@ -153,7 +174,7 @@ class LegalOut(Struct):
 
 
 TYPES: list[Any] = [Record, MoveIn, GameDealRequest, GameMoveRequest, GameLegalRequest, GameState, CheckOut,
-                    LegalOut]
+                    LegalOut, GameReplayRequest, ReplayOut]
 
 
 # ---------------------------------------------------------------- records and tables
@@ -164,7 +185,7 @@ class Games:
     call on a record they have seen resumes its table instead of replaying it."""
 
     def __init__(self, sealer: Sealer, key: bytes = b"", cache_size: int = 256) -> None:
-        from loba_dsl.game import TableCache
+        from loba_dsl import TableCache
 
         self.sealer = sealer
         self.key = key
@@ -225,9 +246,9 @@ def process_games(key: bytes) -> Games:
 def public(full: dict[str, Any]) -> dict[str, Any]:
     """The record with every hidden card as ``??``: other hands, the stock, reshuffled stocks, the seed (the
     library's one hiding rule, :func:`loba_dsl.game.record.view_of`, for someone at no seat)."""
-    from loba_dsl.game.record import view_of
+    from loba_dsl import record_view
 
-    return view_of(full, None)
+    return record_view(full, None)
 
 
 def _bad_record(message: str) -> ServiceError:
@@ -264,7 +285,7 @@ def _state(table: Any, record: dict[str, Any], events: list[dict[str, Any]]) -> 
 
 
 def _move(rs: Ruleset, table: Any, m: MoveIn) -> Any:
-    from loba_dsl.game.moves import move_from_dict
+    from loba_dsl import move_from_dict
 
     d = {k: v for k, v in msgspec.to_builtins(m).items()}
     return move_from_dict(rs, d, table.players, "move")
@@ -282,7 +303,8 @@ def _stale(table: Any, ply: int | None) -> None:
 
 def routes() -> list[tuple[str, Callable[..., Any], str]]:
     return [("/v1/games/deal", deal, "POST"), ("/v1/games/legal", legal, "POST"),
-            ("/v1/games/check", check, "POST"), ("/v1/games/play", play, "POST")]
+            ("/v1/games/check", check, "POST"), ("/v1/games/play", play, "POST"),
+            ("/v1/games/replay", replay, "POST")]
 
 
 def _games(svc: Any) -> Games:
@@ -296,29 +318,6 @@ def _games(svc: Any) -> Games:
 
 def _json(obj: Any) -> Response:
     return Response(msgspec.json.encode(obj), media_type="application/json")
-
-
-def _depth(value: Any, limit: int) -> int:
-    """How deep ``value`` nests lists and dicts, looking no deeper than ``limit`` + 1 (no recursion)."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if d > deepest:
-            deepest = d
-            if d > limit:
-                return d
-        if isinstance(v, dict):
-            stack.extend((x, d + 1) for x in v.values() if isinstance(x, dict | list))
-        elif isinstance(v, list):
-            stack.extend((x, d + 1) for x in v if isinstance(x, dict | list))
-    return deepest
-
-
-def _check_record(svc: Any, rec: Record | None) -> None:
-    """A record's free-form parts (its rounds) nest no deeper than the service's limit (a 422)."""
-    if rec is not None and _depth(rec.rounds, svc.limits.max_depth - 2) > svc.limits.max_depth - 2:
-        raise svc.too_deep()
 
 
 async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any, *,
@@ -338,7 +337,7 @@ async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any,
 
 def deal_sync(g: Games, rs: Ruleset, req: GameDealRequest) -> dict[str, Any]:
     """The work of ``/v1/games/deal``: a new game, or the next round of a finished record."""
-    from loba_dsl.game import Table
+    from loba_dsl import Table
 
     sealed = req.seed is None
     seed = req.seed if req.seed is not None else secrets.randbits(63)
@@ -368,7 +367,6 @@ def deal_sync(g: Games, rs: Ruleset, req: GameDealRequest) -> dict[str, Any]:
 async def deal(svc: Any, request: Request) -> Response:
     """A new game, or the next round of a finished one."""
     req = svc.decode(GameDealRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "deal", req.ruleset, req)
 
 
@@ -390,7 +388,6 @@ async def legal(svc: Any, request: Request) -> Response:
     """The legal moves of the player to move (at most ``limit``): listing them may take long (a large hand), so
     it runs in a solver process, under its budget."""
     req = svc.decode(GameLegalRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "legal", _ref(req.record, req.ruleset), req, process=True)
 
 
@@ -407,13 +404,12 @@ def check_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
 async def check(svc: Any, request: Request) -> Response:
     """A dry run of a move: legal, or why not; nothing changes."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "check", _ref(req.record, req.ruleset), req)
 
 
 def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
     """The work of ``/v1/games/play`` (off the event loop): resume (or replay), validate, apply, seal again."""
-    from loba_dsl.game import IllegalMove
+    from loba_dsl import IllegalMove
 
     full = g.full(req.record, rs, req.ruleset)
     table = g.table(full, rs)
@@ -433,7 +429,6 @@ def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
 async def play(svc: Any, request: Request) -> Response:
     """Play a move: the events, the new record, the view of the player to move."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
-    _check_record(svc, req.record)
     return await _run(svc, request, "play", _ref(req.record, req.ruleset), req)
 
 
@@ -441,8 +436,25 @@ def _ref(rec: Record, ref: RulesetRef | None) -> RulesetRef:
     return ref if ref is not None else rec.ruleset
 
 
+def replay_sync(g: Games, rs: Ruleset, req: GameReplayRequest) -> dict[str, Any]:
+    """The work of ``/v1/games/replay``: ``loba replay --json`` of an open record."""
+    from loba_dsl import record_from_dict, replay
+
+    if req.record.seal is not UNSET:
+        raise _bad_record("a sealed record is not replayed (its hidden cards stay hidden): replay an open record")
+    rec = record_from_dict(msgspec.to_builtins(req.record), ruleset=rs)
+    out: dict[str, Any] = replay(rec).to_dict()
+    return out
+
+
+async def replay(svc: Any, request: Request) -> Response:
+    """Check a whole record move by move: the same object as ``loba replay --json``."""
+    req = svc.decode(GameReplayRequest, await svc.body(request))
+    return await _run(svc, request, "replay", _ref(req.record, req.ruleset), req)
+
+
 WORK: dict[str, Callable[..., dict[str, Any]]] = {"deal": deal_sync, "legal": legal_sync, "check": check_sync,
-                                                   "play": play_sync}
+                                                   "play": play_sync, "replay": replay_sync}
 """Each endpoint's work, ``(games, ruleset, request) -> answer``: in a worker thread, or a solver process."""
 
 
@@ -468,4 +480,8 @@ def paths(op: Callable[..., Any], ref: Callable[[Any], Any], post: tuple[int, ..
             "the player to move.  An illegal move is a 422 naming the rule; a move chosen at another `ply` "
             "than the record's is a 409.", GameState, request=GameMoveRequest, errors=moves, tag="games",
             op_id="gamesPlay")},
+        "/v1/games/replay": {"post": op(
+            "Replay a record", "Check an open record move by move: the same object as `loba replay --json` (valid, "
+            "or the first illegal move; each round's scores, the totals, the match).  A sealed record is refused.",
+            ReplayOut, request=GameReplayRequest, errors=post, tag="games", op_id="gamesReplay")},
     }

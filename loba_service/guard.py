@@ -76,6 +76,10 @@ class GuardedProtocol(HttpToolsProtocol):
         self._arm(self.limits.keep_alive)  # a connection that never sends anything is idle
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._release()
+        super().connection_lost(exc)
+
+    def _release(self) -> None:
         self._disarm()
         GuardedProtocol.idle.pop(self, None)
         if self._counted:
@@ -87,7 +91,24 @@ class GuardedProtocol(HttpToolsProtocol):
                 cls.open_per_client[self._host] = left
             else:
                 cls.open_per_client.pop(self._host, None)
-        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self) -> None:
+        """A WebSocket (a live table's) takes the connection over: no HTTP timer may close it any more (the
+        tables close an idle WebSocket themselves), and it still counts as an open connection until it is
+        lost (the WebSocket protocol reports that, not this one)."""
+        self._disarm()
+        GuardedProtocol.idle.pop(self, None)
+        super().handle_websocket_upgrade()
+        ws = self.transport.get_protocol()
+        if ws is self:
+            return
+        lost = ws.connection_lost
+
+        def connection_lost(exc: Exception | None) -> None:
+            self._release()
+            lost(exc)
+
+        ws.connection_lost = connection_lost  # type: ignore[method-assign]
 
     # ------------------------------------------------------------ timers
 

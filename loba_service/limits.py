@@ -50,8 +50,6 @@ class Limits:
     """Time budget of one request's work in a worker thread (a batch, a sheet, a game call): past it a 422."""
     small_hand: int = 12
     """Hands of at most this many cards (shipped rulesets) are solved in a worker thread, not a solver process."""
-    max_depth: int = 32
-    """Deepest nesting of JSON arrays and objects in a body (a record's rounds and moves need 5)."""
     max_head: int = 32_768
     """Largest request head (request line and headers), bytes: past it a 431 and the connection is closed."""
     max_headers: int = 64
@@ -110,7 +108,6 @@ _DOCS = {
     "queue": "requests waiting for a worker thread before 503 with Retry-After",
     "request_budget_ms": "time budget of a request's work in a worker thread, ms (422 past it)",
     "small_hand": "cards of a hand solved in a worker thread rather than a solver process",
-    "max_depth": "nesting of JSON arrays and objects in a body (422 past it)",
     "max_head": "request head, bytes (431 past it, the connection closed)",
     "max_headers": "header fields in one request (431 past it)",
     "request_timeout": "seconds to send a whole request once started (then the connection is closed)",

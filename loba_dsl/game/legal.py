@@ -84,6 +84,8 @@ class LegalGenerator:
         self.least = min((k.lo for k in self.specs), default=1)
         self.most = max((k.hi for k in self.specs), default=0)
         self.by_name = {k.name: k for k in self.specs}
+        self._chains: dict[tuple[Card, bool, int, int], tuple[Card, ...]] = {}
+        """Per (card, going up, room, kind): :meth:`_chain` (a deck's worth of keys at most)."""
 
     # ------------------------------------------------------------ melds
 
@@ -173,23 +175,30 @@ class LegalGenerator:
 
     # ------------------------------------------------------------ lay-offs
 
-    def lay_off_candidates(self, m: TableMeld, hand: Sequence[Card], clock: Clock) -> Iterator[tuple[Card, ...]]:
-        """Multisets of ``hand`` that may extend ``m`` (a superset, each once, sorted by code)."""
+    def wild_pool(self, counts: Counter[Card]) -> list[tuple[Card, int]]:
+        """The cards of a hand that may be wild, with their copies, in the solver's processing order."""
+        wild_capable, order = self.wild_capable, self.order
+        return sorted(((c, n) for c, n in counts.items() if wild_capable[c]), key=lambda cn: order[cn[0]])
+
+    def lay_off_candidates(self, m: TableMeld, counts: Counter[Card], wilds: list[tuple[Card, int]],
+                           clock: Clock) -> Iterator[tuple[Card, ...]]:
+        """Multisets of a hand (``counts``; ``wilds``: its :meth:`wild_pool`) that may extend ``m`` (a superset,
+        each once, sorted by code)."""
         k = self.by_name.get(m.kind)
         if k is None:
             return
         room = k.hi - len(m.cards)
         if room <= 0:
             return
-        counts = Counter(hand)
-        wild_capable, order = self.wild_capable, self.order
         no_wilds = k.no_wilds is not None
-        pool = [] if no_wilds else [(c, n) for c, n in sorted(counts.items(), key=lambda cn: order[cn[0]])
-                                    if wild_capable[c]]
+        pool = [] if no_wilds else wilds
         seen: set[tuple[Card, ...]] = set()
         if not m.run:
-            r = self.rank[m.stands[0]]
-            items = sorted((c, n) for c, n in counts.items() if self.rank[c] == r or (not no_wilds and wild_capable[c]))
+            rank = self.rank
+            r = rank[m.stands[0]]
+            items = sorted((c, n) for c, n in counts.items() if rank[c] == r or (pool and self.wild_capable[c]))
+            if not items:
+                return
             for sub in submultisets(items, room):
                 clock.tick()
                 if sub and sub not in seen:
@@ -198,6 +207,8 @@ class LegalGenerator:
             return
         down = self._chain(m.stands[0], False, room, k)
         up = self._chain(m.stands[-1], True, room, k)
+        if not pool and not (down and counts[down[0]]) and not (up and counts[up[0]]):
+            return  # nothing touches either end
         n_pool = sum(n for _, n in pool)
         pool_codes = {c for c, _ in pool}
         for low in range(len(down) + 1):
@@ -217,15 +228,22 @@ class LegalGenerator:
                     if w > n_pool:
                         break
                     for naturals in itertools.combinations(held, n_nat):
-                        for wilds in combos(pool, w, exclude=[c for c in naturals if c in pool_codes]):
+                        for extra in combos(pool, w, exclude=[c for c in naturals if c in pool_codes]):
                             clock.tick()
-                            sub = tuple(sorted((*naturals, *wilds)))
+                            sub = tuple(sorted((*naturals, *extra)))
                             if sub not in seen:
                                 seen.add(sub)
                                 yield sub
 
-    def _chain(self, card: Card, up: bool, room: int, k: CompiledShape) -> list[Card]:
+    def _chain(self, card: Card, up: bool, room: int, k: CompiledShape) -> tuple[Card, ...]:
         """The natural cards beside ``card`` going up (down) its suit, as far as a run could reach."""
+        key = (card, up, room, k.index)
+        found = self._chains.get(key)
+        if found is None:
+            found = self._chains[key] = self._new_chain(card, up, room, k)
+        return found
+
+    def _new_chain(self, card: Card, up: bool, room: int, k: CompiledShape) -> tuple[Card, ...]:
         rs = self.rs
         deck = rs.deck
         out: list[Card] = []
@@ -239,7 +257,7 @@ class LegalGenerator:
                 break
             out.append(nxt)
             c = nxt
-        return out
+        return tuple(out)
 
     def lays_off(self, m: TableMeld, cards: tuple[Card, ...]) -> bool:
         """Whether ``cards`` laid off onto ``m`` read as its kind with every card on the table kept in place."""
@@ -253,8 +271,9 @@ def generator_for(rs: Ruleset) -> LegalGenerator:
 
 
 def _clock(budget: BudgetLike | Clock) -> Clock:
-    return budget if isinstance(budget, Clock) else as_budget(LEGAL_BUDGET if budget is None else budget).start(
-        "listing the legal moves")
+    if isinstance(budget, Clock):
+        return budget
+    return (LEGAL_BUDGET if budget is None else as_budget(budget)).start("listing the legal moves")
 
 
 def generate(rs: Ruleset, s: RoundState, budget: BudgetLike | Clock = None, limit: int = MOVE_LIMIT) -> Iterator[Move]:
@@ -263,12 +282,25 @@ def generate(rs: Ruleset, s: RoundState, budget: BudgetLike | Clock = None, limi
     Every move given is one :func:`~loba_dsl.game.referee.judge` accepts, and every move it accepts is
     given (melds and lay-offs up to the order of their cards and the ``as`` of their wilds).
     """
-    clock = _clock(budget)
-    for given, move in enumerate(_moves(rs, s, clock), 1):
-        if given > limit:
-            raise TooManyMoves(f"{s.players[s.turn]} has more than {limit:,} legal moves here; ask whether a "
-                               "given move is legal instead (`move in table.legal()`)")
-        yield move
+    if s.phase is not Phase.PLAY:
+        yield from _draws(rs, s)
+        return
+    moves = _moves(rs, s, _clock(budget))
+    yield from itertools.islice(moves, limit)
+    if next(moves, None) is not None:
+        raise TooManyMoves(f"{s.players[s.turn]} has more than {limit:,} legal moves here; ask whether a "
+                           "given move is legal instead (`move in table.legal()`)")
+
+
+def _draws(rs: Ruleset, s: RoundState) -> tuple[Move, ...]:
+    if s.phase is Phase.OVER:
+        return ()
+    player, deck = s.players[s.turn], rs.deck
+    if s.stock and s.pile:
+        return Draw(player, "stock", deck=deck), Draw(player, "discard", deck=deck)
+    if s.stock:
+        return (Draw(player, "stock", deck=deck),)
+    return (Draw(player, "discard", deck=deck),) if s.pile else ()
 
 
 def _judged(rs: Ruleset, s: RoundState, move: Move) -> bool:
@@ -276,49 +308,47 @@ def _judged(rs: Ruleset, s: RoundState, move: Move) -> bool:
 
 
 def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
-    if s.phase is Phase.OVER:
-        return
+    """The moves after the draw (``s.phase`` is play)."""
     seat = s.turn
     player = s.players[seat]
     deck = rs.deck
-    if s.phase is Phase.DRAW:
-        if s.stock:
-            yield Draw(player, "stock", deck=deck)
-        if s.pile:
-            yield Draw(player, "discard", deck=deck)
-        return
     g = generator_for(rs)
     hand = s.hands[seat]
     n = len(hand)
     t = rs.turn
+    counts = Counter(hand)
     # A move that empties the hand ends the turn: judged in full (the end-of-turn rules decide).
     may_empty = t.going_out is GoingOut.DISCARD_OPTIONAL
     for cards in g.meld_candidates(hand, clock):
         if g.is_meld(cards, clock) and (len(cards) < n or (may_empty and _judged(rs, s, Meld(player, cards)))):
             yield Meld(player, cards, deck=deck)
-    if t.lay_off is not LayOffRule.NONE:
+    if t.lay_off is not LayOffRule.NONE and s.melds:
+        wilds = g.wild_pool(counts)
         for m in s.melds:
-            target, _ = referee.lay_off_target(rs, s, seat, m.number)
+            candidates = g.lay_off_candidates(m, counts, wilds, clock)
+            first = next(candidates, None)
+            if first is None and not (m.run and wilds):
+                continue  # nothing to lay off onto it: whose it is need not be asked
+            target, _ = referee.lay_off_target(rs, s, seat, m.number, why=False)
             if target is None:
                 continue
-            for cards in g.lay_off_candidates(target, hand, clock):
+            for cards in itertools.chain((first,) if first is not None else (), candidates):
                 clock.tick()
                 if len(cards) == n:
                     if may_empty and _judged(rs, s, LayOff(player, m.number, cards)):
                         yield LayOff(player, m.number, cards, deck=deck)
                 elif g.lays_off(target, cards):
                     yield LayOff(player, m.number, cards, deck=deck)
-            if target.run:  # a wild laid off onto a run, at either end
+            if target.run and wilds:  # a wild laid off onto a run, at either end
                 ends = (referee._beside(rs, target.stands[0], up=False),
                         referee._beside(rs, target.stands[-1], up=True))
-                for c in sorted(set(hand)):
-                    if g.wild_capable[c]:
-                        for e in ends:
-                            if e is not None:
-                                mv = LayOff(player, m.number, (c,), (e,), deck=deck)
-                                clock.tick()
-                                if _judged(rs, s, mv):
-                                    yield mv
+                for c, _ in sorted(wilds):
+                    for e in ends:
+                        if e is not None:
+                            mv = LayOff(player, m.number, (c,), (e,), deck=deck)
+                            clock.tick()
+                            if _judged(rs, s, mv):
+                                yield mv
     if t.joker_replacement:
         for m in s.melds:
             for st in sorted({st for st, w in zip(m.stands, m.wild, strict=True) if w and st in hand}):
@@ -332,11 +362,15 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
                     mw = MoveWild(player, m.number, "low" if to == "low" else "high", deck=deck)
                     if _judged(rs, s, mw):
                         yield mw
-    info, melds = s.info, s.melds
-    for c in sorted(set(hand)):
-        if referee.discard_reasons(rs, s, seat, c):
-            continue
-        rest = list(hand)
-        rest.remove(c)
-        if not referee.finish_reasons(rs, s, seat, tuple(rest), melds, info, True):
+    # The end of the turn is judged once: its verdict depends on the cards left by their number only
+    # (referee.finish_reasons; the brute-force property test holds the two to it).
+    if not hand:
+        return
+    distinct = sorted(counts)
+    rest = list(hand)
+    rest.remove(distinct[0])
+    if referee.finish_reasons(rs, s, seat, tuple(rest), s.melds, s.info, True):
+        return
+    for c in distinct:
+        if not referee.discard_reasons(rs, s, seat, c):
             yield Discard(player, c, deck=deck)

@@ -298,7 +298,11 @@ def to_dict(rec: GameRecord) -> dict[str, Any]:
 
 def piece(entry: Any) -> bytes:
     """One entry of the record as the digest reads it: compact JSON, UTF-8."""
-    return json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    return _COMPACT.encode(entry).encode("utf-8", "surrogatepass")
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` without a new encoder per entry (one per move)."""
 
 
 def deal_entry(players: Sequence[str], dealer: str | None, hands: Sequence[Any], upcard: Any, stock: Any) -> dict[

@@ -8,9 +8,11 @@ key; two keys belong to no ruleset: ``turn.order`` (not this player's turn or
 phase) and ``cards.in_hand`` (a card the player does not hold).
 
 :func:`judge` is the one place that decides: it returns the reasons, or the
-next state and the events of the move.  :func:`verify`, :func:`apply` and
-:func:`legal_moves` are built on it, so a move listed as legal is always
-accepted, and a rejected move changes nothing (states are immutable).
+next state and the events of the move; :func:`verify` and :func:`apply` are
+built on it, and a rejected move changes nothing (states are immutable).  The
+legal moves are generated (:mod:`loba_dsl.game.legal`) from the verdicts it
+exposes in parts (:func:`discard_reasons`, :func:`finish_reasons`,
+:func:`lay_off_target`).
 
 Where the rules leave a question open, the referee decides so:
 
@@ -35,16 +37,15 @@ Where the rules leave a question open, the referee decides so:
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome, roles
 from loba_dsl.game.moves import UNKNOWN, Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
-from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo
+from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo, replace
 from loba_dsl.rules.model import (
     Direction,
     FirstPlayer,
@@ -279,17 +280,22 @@ def _meld_reasons(rs: Ruleset, got: roles.Unreadable, cards: Sequence[Card]) -> 
                    where(rs, f"melds.{kind}"))]
 
 
-def _may_touch(rs: Ruleset, s: RoundState, seat: int, number: int, rule: str) -> tuple[TableMeld | None, list[Reason]]:
-    """The meld ``number`` if this player may add to it or rearrange it (``turn.lay_off`` decides whose)."""
+def _may_touch(rs: Ruleset, s: RoundState, seat: int, number: int, rule: str,
+               why: bool = True) -> tuple[TableMeld | None, list[Reason]]:
+    """The meld ``number`` if this player may add to it or rearrange it (``turn.lay_off`` decides whose).
+
+    ``why=False``: a refusal comes without its reasons (the legal-move generator asks only whether).
+    """
     if not 1 <= number <= len(s.melds):
-        return None, [reason(rs, rule, f"there is no meld {number} on the table ({len(s.melds)} so far)")]
+        return None, [reason(rs, rule, f"there is no meld {number} on the table ({len(s.melds)} so far)")] if why \
+            else []
     m = s.melds[number - 1]
     if m.owner != seat and rs.turn.lay_off is not LayOffRule.ANY_MELDS:
         return None, [reason(rs, "turn.lay_off", f"meld {number} is {s.players[m.owner]}'s; {s.players[seat]} "
-                             "may only add to their own melds")]
+                             "may only add to their own melds")] if why else []
     if rs.turn.lay_off_after_first_meld and not any(t.owner == seat for t in s.melds):
         return None, [reason(rs, "turn.lay_off_after_first_meld",
-                             f"{s.players[seat]} has no meld on the table yet")]
+                             f"{s.players[seat]} has no meld on the table yet")] if why else []
     return m, []
 
 
@@ -345,16 +351,23 @@ def _finish(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds
     hands = _with_hand(s, seat, hand)
     opened = s.opened | {seat} if info.laid else s.opened
     laid_before = s.laid_before | {seat} if info.laid or info.laid_off else s.laid_before
-    base = replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened, laid_before=laid_before,
-                   info=TurnInfo())
     if out:
         all_at_once = seat not in s.opened and not _laid_before(s, seat)
-        return [], replace(base, phase=Phase.OVER, went_out=seat, all_at_once=all_at_once), (
-            Event("went_out", name), Event("round_over"))
+        return [], replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
+                           laid_before=laid_before, info=_NEW_TURN, phase=Phase.OVER, went_out=seat,
+                           all_at_once=all_at_once), (Event("went_out", name), Event("round_over"))
     if not s.stock and (rs.turn.stock_exhausted is StockExhausted.END_ROUND or len(pile) <= 1):
-        return [], replace(base, phase=Phase.OVER, stock_out=True), (Event("stock_out"), Event("round_over"))
+        return [], replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
+                           laid_before=laid_before, info=_NEW_TURN, phase=Phase.OVER, stock_out=True), (
+            Event("stock_out"), Event("round_over"))
     nxt = (seat + step(rs)) % len(s.players)
-    return [], replace(base, turn=nxt, phase=Phase.DRAW), ()
+    return [], replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
+                       laid_before=laid_before, info=_NEW_TURN, turn=nxt, phase=Phase.DRAW), ()
+
+
+_NEW_TURN = TurnInfo()
+"""What a turn has done before its draw (immutable: shared by every state)."""
+_DREW_STOCK = TurnInfo(drew="stock")
 
 
 def _laid_before(s: RoundState, seat: int) -> bool:
@@ -423,7 +436,7 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
         if card == UNKNOWN and move.card is not None:  # a hand-dealt game: the record says which card came
             card = move.card
         ns = replace(s, hands=_with_hand(s, seat, (*hand, card)), stock=s.stock[1:], phase=Phase.PLAY,
-                     ply=s.ply + 1, info=TurnInfo(drew="stock"))
+                     ply=s.ply + 1, info=_DREW_STOCK)
         return [], ns, (Event("drew", move.player, () if card == UNKNOWN else (card,)),)
     if not s.pile:
         return [reason(rs, "turn.discard_pile_take", "the discard pile is empty")], None, ()
@@ -469,15 +482,19 @@ def _meld(rs: Ruleset, s: RoundState, seat: int, move: Meld) -> Judgement:
     return _put_down(rs, s, seat, hand, (*s.melds, meld), info, Event("melded", move.player, got.cards, number))
 
 
-def lay_off_target(rs: Ruleset, s: RoundState, seat: int, number: int) -> tuple[TableMeld | None, list[Reason]]:
-    """The meld ``number`` if the player at ``seat`` may lay cards off onto it now, else why not (no cards asked)."""
+def lay_off_target(rs: Ruleset, s: RoundState, seat: int, number: int,
+                   why: bool = True) -> tuple[TableMeld | None, list[Reason]]:
+    """The meld ``number`` if the player at ``seat`` may lay cards off onto it now, else why not (no cards asked;
+    ``why=False``: without the reasons)."""
     if rs.turn.lay_off is LayOffRule.NONE:
-        return None, [reason(rs, "turn.lay_off", "this ruleset allows no lay-offs")]
-    m, reasons = _may_touch(rs, s, seat, number, "turn.lay_off")
+        return None, [reason(rs, "turn.lay_off", "this ruleset allows no lay-offs")] if why else []
+    m, reasons = _may_touch(rs, s, seat, number, "turn.lay_off", why)
     if m is None:
         return None, reasons
     if (seat not in s.opened and number not in s.info.laid
             and (rs.requirements.opening is not None or rs.requirements.contracts is not None)):
+        if not why:
+            return None, []
         rule = "requirements.opening" if rs.requirements.opening is not None else "requirements.contracts"
         return None, [reason(rs, rule, f"{s.players[seat]} may lay off onto other melds only after their first "
                              "lay-down")]
@@ -641,97 +658,3 @@ def apply(rs: Ruleset, s: RoundState, move: Move) -> tuple[RoundState, tuple[Eve
     if reasons or ns is None:
         raise IllegalMove(move, reasons)
     return ns, events
-
-
-MAX_MELD_WILDS = 2
-"""Legal-move listing adds at most this many wild cards to a meld candidate (checking accepts any number)."""
-
-
-def meld_candidates(rs: Ruleset, hand: Sequence[Card]) -> Iterator[tuple[Card, ...]]:
-    """Card groups of ``hand`` that may be melds: sets by rank, runs by suit, with up to two wilds.
-
-    Bounded: a set takes any multiset of one rank's cards, a run one card per rank of a window of
-    consecutive ranks; wilds fill gaps or extend the ends.  Every group is checked by the caller.
-    """
-    deck = rs.deck
-    counts = Counter(hand)
-    joker = deck.joker_code
-    wildset = rs.wilds.cards
-    natural_ok = [c for c in counts if c != joker and (c not in wildset or rs.wilds.natural_too)]
-    seen: set[tuple[Card, ...]] = set()
-    smallest = min((k.shape.min_size for k in rs.kinds), default=3)
-
-    def with_wilds(base: Sequence[Card], gaps: int, extra: int) -> Iterator[tuple[Card, ...]]:
-        left = counts.copy()
-        left.subtract(base)
-        pool = sorted(c for c in left.elements() if c in wildset)
-        for w in range(gaps, min(gaps + extra, len(pool), MAX_MELD_WILDS) + 1):
-            for combo in set(itertools.combinations(pool, w)):
-                group = tuple(sorted((*base, *combo)))
-                if len(group) >= smallest and group not in seen:
-                    seen.add(group)
-                    yield group
-
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[int, set[int]] = {}
-    for c in natural_ok:
-        by_rank.setdefault(deck.rank_of(c), []).append(c)
-        by_suit.setdefault(deck.suit_of(c), set()).add(deck.rank_of(c))
-    for codes in by_rank.values():
-        for choice in itertools.product(*(range(counts[c] + 1) for c in codes)):
-            base = [c for c, k in zip(codes, choice, strict=True) for _ in range(k)]
-            if base:
-                yield from with_wilds(base, 0, MAX_MELD_WILDS)
-    top = deck.n_ranks + (1 if deck.ace is not None else 0)
-    for suit, ranks in by_suit.items():
-        positions = set(ranks) | ({deck.n_ranks} if deck.ace in ranks else set())
-        for a in range(top):
-            for b in range(a + 1, top):
-                inside = [p for p in range(a, b + 1) if p in positions]
-                if not inside:
-                    continue
-                gaps = (b - a + 1) - len(inside)
-                if gaps > MAX_MELD_WILDS:
-                    break
-                base = [deck.code(p if p < deck.n_ranks or deck.ace is None else deck.ace, suit) for p in inside]
-                if len(set(base)) < len(base):
-                    continue
-                yield from with_wilds(base, gaps, 0)
-
-
-def legal_moves(rs: Ruleset, s: RoundState) -> Iterator[Move]:
-    """The legal moves of the player to move, each checked by :func:`judge` (lazy).
-
-    Complete for draws, discards, single-card lay-offs, Joker replacements and wild moves; melds
-    come from :func:`meld_candidates` (bounded), so a legal meld of an unusual shape may be missing.
-    """
-    if s.phase is Phase.OVER:
-        return
-    seat = s.turn
-    player = s.players[seat]
-    hand = s.hands[seat]
-    candidates: list[Move] = []
-    if s.phase is Phase.DRAW:
-        candidates = [Draw(player, "stock"), Draw(player, "discard")]
-    else:
-        distinct = sorted(set(hand))
-        candidates.extend(Meld(player, g) for g in meld_candidates(rs, hand))
-        if rs.turn.lay_off is not LayOffRule.NONE:
-            for m in s.melds:
-                candidates.extend(LayOff(player, m.number, (c,)) for c in distinct)
-                if m.run:  # a wild laid off onto a run, at either end
-                    ends = (_beside(rs, m.stands[0], up=False), _beside(rs, m.stands[-1], up=True))
-                    candidates.extend(LayOff(player, m.number, (c,), (e,)) for c in distinct
-                                      if roles.wild_capable(rs, c) for e in ends if e is not None)
-        if rs.turn.joker_replacement:
-            for m in s.melds:
-                candidates.extend(ReplaceJoker(player, m.number, st) for st, w in zip(m.stands, m.wild, strict=True)
-                                  if w and st in hand)
-        if rs.turn.wild_move is not WildMove.NONE:
-            for m in s.melds:
-                if m.run:
-                    candidates.extend(MoveWild(player, m.number, to) for to in ("low", "high"))
-        candidates.extend(Discard(player, c) for c in distinct)
-    for mv in candidates:
-        if not judge(rs, s, mv)[0]:
-            yield mv

@@ -9,9 +9,14 @@ in which phase, who has opened, and what the current turn has done so far
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
+from dataclasses import replace as dataclass_replace
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from loba_dsl.cards.deck import Card
+
+T = TypeVar("T")
 
 
 class Phase(StrEnum):
@@ -100,3 +105,23 @@ class RoundState:
         for m in self.melds:
             out.extend(m.cards)
         return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in dataclass_fields(cls))
+                                        for cls in (RoundState, TurnInfo, TableMeld)}
+_set = object.__setattr__
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """``dataclasses.replace`` for the states of this module, without its per-call field walk (the referee
+    makes a new state per move, and random play makes hundreds of thousands); other values go to it."""
+    names = _FIELDS.get(type(obj))
+    if names is None:
+        return dataclass_replace(obj, **changes)  # type: ignore[type-var]
+    for name in changes:
+        if name not in names:
+            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
+    new = object.__new__(type(obj))
+    for name in names:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new

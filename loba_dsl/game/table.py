@@ -112,10 +112,12 @@ class LegalMoves:
                 if not self._table._judge(mv)[0]:
                     yield mv
             return
+        if not self._table.partial:
+            yield from generated.generate(rs, s, self._budget, self._limit)
+            return
         for mv in generated.generate(rs, s, self._budget, self._limit):
-            if self._table.partial and self._table._judge(mv)[0]:
-                continue
-            yield mv
+            if not self._table._judge(mv)[0]:
+                yield mv
 
     def __contains__(self, move: object) -> bool:
         try:
@@ -358,7 +360,7 @@ class Table(BetweenRounds):
         reasons, new, events = self._judge(move)
         if reasons or new is None:
             raise IllegalMove(move, reasons)
-        if log.unchecked is None and partial.has_unknown(new):  # a reshuffle of unknown order
+        if log.unchecked is None and isinstance(move, Reshuffle) and partial.has_unknown(new):  # of unknown order
             log.unchecked = partial.Unchecked()
         if log.unchecked is not None:
             log.unchecked.note_move(move, before)

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 else:
     from loba_dsl.frozen import dataclass
 
-__all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "matcher_for", "no_cards"]
+__all__ = ["CheckResult", "check", "check_cards", "check_lines", "explain", "kind_verdicts", "matcher_for",
+           "no_cards"]
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,16 @@ def check(
     if not parsed.cards:
         raise no_cards()
     return check_cards(parsed.cards, rs, text)
+
+
+def kind_verdicts(ruleset: Ruleset, cards: tuple[Card, ...]) -> list[dict[str, Any]]:
+    """For each meld kind of the ruleset: are ``cards`` a meld of that kind, and if not, every reason."""
+    m = matcher_for(ruleset)
+    out = []
+    for spec in m.specs:
+        o = m.match(cards, (spec,))
+        out.append({"kind": spec.name, "valid": o.valid, "reasons": [explain(ruleset, f) for f in o.failures]})
+    return out
 
 
 def no_cards() -> InputError:

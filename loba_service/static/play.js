@@ -44,7 +44,7 @@ export function tableInAddress() {
 export function takeSeatLink() {
   const table = tableInAddress();
   const hash = location.hash.slice(1);
-  if (!table || !hash.startsWith("token=")) return Boolean(table);
+  if (!table || !hash.startsWith("token=")) return false;
   let token = "";
   try {
     token = decodeURIComponent(hash.slice("token=".length));

@@ -227,12 +227,18 @@ class Tables:
     # ------------------------------------------------------------ sweeping
 
     async def _sweep_forever(self) -> None:
+        import anyio.to_thread
+
+        ticks = 0
         while True:
-            await asyncio.sleep(self.config.sweep_s)
+            await asyncio.sleep(1)
+            ticks += 1
             try:
-                self.sweep()
-            except Exception:  # a database that cannot be read now is tried again later
-                log.exception("sweeping the finished tables failed")
+                await anyio.to_thread.run_sync(self.store.checkpoint)
+                if ticks % self.config.sweep_s == 0:
+                    self.sweep()
+            except Exception:  # a database that cannot be written now is tried again later
+                log.exception("checkpointing or sweeping the tables failed")
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Remove the tables finished more than ``keep_finished_s`` ago and those abandoned (no action for

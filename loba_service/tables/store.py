@@ -8,7 +8,9 @@ on disk (in the WAL) before anybody hears of it.
 
 ``synchronous=NORMAL`` in WAL mode: a commit is written to the WAL file without an fsync.  A process
 that crashes (SIGKILL) loses nothing that was committed; a power cut (or an OS crash) may lose the
-commits since the last checkpoint's fsync (SQLite checkpoints every 1000 pages by default).
+commits since the last checkpoint's fsync.  The connection that commits never checkpoints (a checkpoint
+fsyncs, which would hold up the event loop for milliseconds): :meth:`Store.checkpoint` does it, on a
+connection of its own, from a thread, every second.
 """
 
 from __future__ import annotations
@@ -74,9 +76,22 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA busy_timeout=5000")
+        self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
+        self._checkpointer: sqlite3.Connection | None = None
+
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database file (and fsync it): from another thread than the one that commits."""
+        if not self.path:
+            return
+        if self._checkpointer is None:
+            self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._checkpointer.execute("PRAGMA busy_timeout=5000")
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self.db.close()
 
     def create(self, table_id: str, spec: dict[str, Any], host_hash: str, seat_hashes: dict[str, str]) -> None:

@@ -1,8 +1,11 @@
-"""Properties of the referee (issue 13), under every shipped ruleset, from random seeded deals.
+"""Properties of the referee, under every shipped ruleset and the house rulesets of tests/house_rulesets.py,
+from random seeded deals.
 
 - no card is lost or duplicated: hands + pile + stock + table = the deck (rules.md §1: 2 x 52 + 4
   Jokers; each ruleset's own deck);
-- every move ``legal()`` lists is accepted by ``play``, and ``in legal()`` agrees with ``check``;
+- every move ``legal()`` lists is accepted by ``play`` (multi-card lay-offs and melds of any number of wilds
+  among them: tests/game/test_legal_moves_generated.py checks the listing against every move judged), and
+  ``in legal()`` agrees with ``check``;
 - a rejected move leaves the state unchanged;
 - replaying a game's record reproduces the same states and scores;
 - no view holds a card hidden from its player.
@@ -16,6 +19,7 @@ import random
 from collections import Counter
 
 import pytest
+from house_rulesets import OPEN_TABLE, THREE_WILD_CLASSES, WHOLE_PILE_OPENING
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -28,10 +32,12 @@ from loba_dsl.game.simulate import PUT_DOWN
 from loba_dsl.game.table import UndoRefused
 from loba_dsl.rules.documents import shipped_names
 from loba_dsl.rules.loading import load
+from loba_dsl.rules.loading import loads as load_text
 from loba_dsl.rules.model import Ruleset
 
 NAMES = ("Ana", "Beto", "Carla", "Dora", "Eva")
-RULESETS = shipped_names()
+HOUSE = {"three-wild-classes": THREE_WILD_CLASSES, "open-table": OPEN_TABLE, "whole-pile-opening": WHOLE_PILE_OPENING}
+RULESETS = (*shipped_names(), *HOUSE)
 SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -115,7 +121,7 @@ def check_views(rs: Ruleset, t: Table) -> None:
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 5))
 @example(seed=1, n=5)  # chinchón, 5 players: an empty stock mid-turn (found by Hypothesis)
 def test_random_legal_play(name: str, seed: int, n: int) -> None:
-    rs = load(name)
+    rs = load_text(HOUSE[name], source=f"<{name}>") if name in HOUSE else load(name)
     t = table_for(rs, seed, n)
     play_checked(rs, t, random.Random(seed), max_plies=150)
     # Replaying the record reproduces every state and the scores.

@@ -200,3 +200,32 @@ def test_the_first_moves_of_a_huge_hand_come_before_the_whole_listing() -> None:
     with pytest.raises(BudgetExceeded):
         for _ in generate(rs, s, budget=budget, limit=10**9):
             pass
+
+
+def wilds_in(rs: Ruleset, cards: tuple[Card, ...]) -> int:
+    return sum(1 for c in cards if rs.deck.is_joker(c) or c in rs.wilds.cards)
+
+
+def test_random_play_meets_multi_card_lay_offs_and_melds_of_more_than_two_wilds() -> None:
+    # The property above is not vacuous: random mas-pagat play (Jokers and 2s wild, any number to an
+    # escalera, rules.md §3) lists lay-offs of several cards and melds holding three or more wild-capable
+    # cards, and the table accepts every one of them.
+    rs = load("mas-pagat")
+    multi = wild3 = None
+    for seed in range(40):
+        t = Table.deal(rs, NAMES, NAMES[0], seed)
+        rng = random.Random(seed)
+        while t.outcome() is None and (multi is None or wild3 is None) and t.ply < 400:
+            listed = list(t.legal())
+            for mv in listed:
+                if isinstance(mv, LayOff) and len(mv.cards) > 1 and multi is None:
+                    assert t.check(mv).ok
+                    multi = mv
+                if isinstance(mv, Meld) and wilds_in(rs, mv.cards) > 2 and wild3 is None:
+                    assert t.check(mv).ok
+                    wild3 = mv
+            puts = [m for m in listed if m.op in PUT_DOWN]
+            t.play(rng.choice(puts) if puts and rng.random() < 0.8 else rng.choice(listed))
+        if multi is not None and wild3 is not None:
+            break
+    assert multi is not None and wild3 is not None, (multi, wild3)

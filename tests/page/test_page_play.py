@@ -30,7 +30,7 @@ import zxingcpp
 from cli_runner import run
 from page_fixtures import open_page
 from page_tables import PLAYERS, call, new_table, scripted, view
-from page_views import go
+from page_views import FIXED, go
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.slow  # a browser and the real service: `make test` runs them, `make test-fast` does not
@@ -248,9 +248,72 @@ def test_a_new_table_shares_each_seat_by_link_and_qr_code(phone: Any, server: st
     expect(page.get_by_role("button", name="Draw from stock")).to_be_visible()  # Beto is at the dealer's right
 
 
-def test_a_bad_seat_link_is_said_in_words(page: Any, server: str) -> None:
+def test_a_watcher_sees_no_hand_and_a_bad_link_is_said_in_words(page: Any, server: str) -> None:
     table = new_table(server)
+    page.goto(table["watch_url"])
+    expect(page.get_by_text("You are watching this table: no hand is shown.")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Beto is playing.")).to_be_visible()  # rules.md §1
+    expect(page.locator(".hand-cards button")).to_have_count(0)
+    expect(page.get_by_role("button", name="Draw from stock")).to_have_count(0)
+    status, _ = call(server, "POST", f"/v1/tables/{table['table']}/moves",
+                     {"move": {"op": "draw", "from": "stock"}, "ply": 0}, table["seats"]["Beto"]["token"])
+    assert status == 200
+    # live: the watcher hears of the draw, not of the card drawn
+    expect(page.locator('#play-body .seat[data-ply="1"]')).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Beto drew from the stock.")).to_be_visible()
     page.goto(f"{server}/?table={table['table']}#token=not-a-seat-of-this-table")
     expect(page.get_by_role("status").filter(has_text="This link is not a seat of this table.")).to_be_visible()
     page.goto(f"{server}/?table=no-such-table#play")
     expect(page.get_by_role("status").filter(has_text="There is no such table")).to_be_visible()
+
+
+def tab_to(page: Any, accept: str, presses: int = 60) -> dict[str, str]:
+    """Press Tab until the focused element matches the JS predicate ``accept`` (on ``e``); what it is."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        got: dict[str, str] | None = page.evaluate(f"""() => {{ const e = document.activeElement;
+            return ({accept}) ? {{text: e.textContent.trim(), card: e.dataset.card || ''}} : null; }}""")
+        if got is not None:
+            return got
+    raise AssertionError(f"Tab never reached {accept}")
+
+
+def test_a_seat_is_played_with_the_keyboard_alone(page: Any, server: str) -> None:
+    table = new_table(server)
+    order = deck_order(server)
+    page.goto(table["seats"]["Beto"]["url"])
+    expect(page.locator('#play-body .seat[data-ply="0"]')).to_be_visible()
+    tab_to(page, "e.textContent.trim() === 'Draw from stock'")
+    page.keyboard.press("Enter")
+    expect(page.locator('#play-body .seat[data-ply="1"]')).to_be_visible()
+    hand = sorted(view(server, table, "Beto")["hand"], key=order)
+    assert len(hand) == 10  # rules.md §1: 9 dealt, one drawn
+    # the hand is one stop: the arrow keys move between its cards, Space selects one
+    first = tab_to(page, "e.dataset.card !== undefined")
+    assert first["card"] == hand[0]
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", pressed=True)).to_have_count(1)
+    assert page.evaluate("() => document.activeElement.dataset.card") == hand[2]
+    tab_to(page, "e.textContent.trim() === 'Discard'")
+    page.keyboard.press("Enter")
+    expect(page.locator('#play-body .seat[data-ply="2"]')).to_be_visible()
+    record = call(server, "GET", f"/v1/tables/{table['table']}/record", token=table["host_token"])[1]
+    assert record["rounds"][0]["moves"][-1] == {"player": "Beto", "op": "discard", "card": hand[2]}
+    expect(page.get_by_role("status").filter(has_text="Ana is playing.")).to_be_visible()
+
+
+def test_a_table_under_the_house_rules(page: Any, server: str) -> None:
+    go(page, server, "house")
+    page.get_by_role("textbox", name="Ruleset YAML").fill(FIXED)
+    expect(page.locator("#house-status")).to_contain_text("Valid: casa")
+    page.get_by_role("navigation").get_by_role("link", name="Play").click()
+    page.get_by_role("combobox", name="Ruleset").select_option(label="casa (house rules)")
+    for i, name in enumerate(PLAYERS):
+        page.get_by_role("textbox", name=f"Player {i + 1}").fill(name)
+    page.get_by_role("button", name="Start the table").click()
+    url = page.get_by_role("textbox", name="Ana's link").input_value()
+    tid = re.search(r"\?table=([A-Za-z0-9_-]+)#", url)
+    assert tid is not None
+    assert call(server, "GET", f"/v1/tables/{tid.group(1)}")[1]["ruleset"] == "casa"

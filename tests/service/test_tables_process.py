@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "LOBA_NO_CACHE": "1", "LOBA_SERVICE_WS_RATE": "100000"}
+    def __init__(self, db: Path, **extra: str) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "LOBA_NO_CACHE": "1", "LOBA_SERVICE_WS_RATE": "100000", **extra}
         self.proc = subprocess.Popen([sys.executable, "-c", "from loba_cli.main import main; main()", "serve",
                                       "--host", "127.0.0.1", "--port", "0", "--db", str(db)],
                                      env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
@@ -181,5 +181,30 @@ def test_two_tabs_sending_one_move_at_once(tmp_path: Path) -> None:
             assert sorted(results) == [200, 409], (ply, results)
         record = server.call("GET", f"/v1/tables/{tid}/record", token=t["host_token"])[1]
         assert len(record["rounds"][0]["moves"]) == 3  # each move once
+    finally:
+        server.kill()
+
+
+def test_websockets_outlive_the_http_timeouts_and_free_their_connection(tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    # An HTTP connection idle for keep_alive, or a request unfinished after request_timeout, is closed; a
+    # WebSocket is not an HTTP request any more: only the tables' own idle limit closes it.  It counts as one
+    # of its client's connections while it is open, and no longer once it is closed.
+    server = Server(tmp_path / "tables.sqlite3", LOBA_SERVICE_KEEP_ALIVE="1", LOBA_SERVICE_REQUEST_TIMEOUT="1",
+                    LOBA_SERVICE_MAX_CONNECTIONS_PER_CLIENT="3")
+    try:
+        t = server.call("POST", "/v1/tables", {"players": PLAYERS, "seed": 5})[1]
+        url = f"ws://127.0.0.1:{server.port}/v1/tables/{t['table']}/ws"
+        with connect(url) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            for _ in range(3):
+                time.sleep(1.2)
+                ws.send('{"type": "ping"}')
+                assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
+        for _ in range(5):  # more than the 3 a client may hold at once: each closed one was given back
+            with connect(url) as ws:
+                assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        assert server.call("GET", "/healthz")[0] == 200
     finally:
         server.kill()

@@ -1,0 +1,304 @@
+"""Load benchmark of ``loba serve`` against a bare Starlette+uvicorn app, driven by ``wrk``, in one run.
+
+Run: ``python benchmarks/bench_load.py [--seconds 8] [--connections 32] [--wrk /usr/bin/wrk]``.
+
+It starts, on loopback, a bare app (Starlette on uvicorn, one endpoint that decodes a JSON body with msgspec and
+answers JSON: the stack's own limit) and ``loba serve --port 0``, then measures with the same ``wrk`` client:
+
+1. ``/v1/check`` (a 3-card meld) requests/s against the bare app's (issue 22's target: at least 0.7 of it);
+2. ``/v1/arrange`` of a 10-card hand: the server process's CPU per request (``/proc``, its threads and its
+   solver processes) against the same solve in-process (``jobs.arrange_request``, best of N; target: at most 3x);
+3. ``/v1/games/play`` on a record at ply 400 (a random 4-player menos round) against the bare app (target: at
+   least 0.3 of it; the game endpoints resume the table from the last answer instead of replaying the record);
+4. a mix of ``/v1/check`` with 10% malformed requests (broken JSON, bad cards, unknown fields) with hostile clients
+   running beside it (50 slowloris connections, an idle-connection flood, a CPU-heavy house ruleset every second,
+   a 1 MiB head every second), and ``/healthz`` probed from another address every 25 ms: its p50/p99/max, and
+   the 5xx count over everything (target: 0 5xx, /healthz p99 under 50 ms).
+
+Every figure depends on the machine's load (2 cores, shared): the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from hostile import Probe, connect, raw_request, request, serve  # noqa: E402
+
+HAND10 = "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠ 9♦ 4♥"
+HEAVY_HOUSE = {"yaml": "name: heavy\nextends: mas\nwilds:\n  cards: JOKER, 2, A♠, 3♠, 4♠, 5♠, 6♠, 7♠, 8♠, 9♠, 10♠, J♠, "
+                       "Q♠, K♠\n"}
+HEAVY_MELD = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠ 7♠ 8♠ 9♠ 10♠ J♠ Q♠ K♠ A♠ 2♠ 3♠ 4♠ 5♠"
+
+BARE_APP = '''
+import msgspec
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+
+async def echo(request: Request) -> Response:
+    data = msgspec.json.decode(await request.body())
+    return Response(msgspec.json.encode({"ok": True, "keys": len(data)}), media_type="application/json")
+
+
+def app() -> Starlette:
+    return Starlette(routes=[Route("/json", echo, methods=["POST"])])
+'''
+
+WRK_SCRIPT = '''
+local bodies = {BODIES}
+local every_bad = {EVERY_BAD}
+local bad = {BAD}
+local counter = 0
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+end
+function init(args)
+  c5xx = 0
+  c4xx = 0
+  c2xx = 0
+end
+request = function()
+  counter = counter + 1
+  local body = bodies[(counter % #bodies) + 1]
+  if every_bad > 0 and counter % every_bad == 0 then
+    body = bad[((counter / every_bad) % #bad) + 1]
+  end
+  return wrk.format("POST", "{PATH}", {["Content-Type"] = "application/json"}, body)
+end
+response = function(status, headers, body)
+  if status >= 500 then c5xx = c5xx + 1 elseif status >= 400 then c4xx = c4xx + 1 else c2xx = c2xx + 1 end
+end
+done = function(summary, latency, requests)
+  local a, b, c = 0, 0, 0
+  for _, t in ipairs(threads) do
+    a = a + t:get("c5xx"); b = b + t:get("c4xx"); c = c + t:get("c2xx")
+  end
+  io.write(string.format("STATUS 2xx=%d 4xx=%d 5xx=%d\\n", c, b, a))
+end
+'''
+
+
+def lua_string(b: bytes) -> str:
+    return '"' + "".join(f"\\{x}" for x in b) + '"'
+
+
+def wrk(wrk_bin: str, port: int, path: str, bodies: list[bytes], seconds: float, connections: int,
+        bad: list[bytes] | None = None, every_bad: int = 0) -> dict[str, Any]:
+    script = (WRK_SCRIPT.replace("{BODIES}", "{" + ", ".join(lua_string(b) for b in bodies) + "}")
+              .replace("{BAD}", "{" + ", ".join(lua_string(b) for b in (bad or [b"x"])) + "}")
+              .replace("{EVERY_BAD}", str(every_bad)).replace("{PATH}", path))
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(script)
+    try:
+        out = subprocess.run([wrk_bin, "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name,
+                              f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(f.name)
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    total = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    m = re.search(r"STATUS 2xx=(\d+) 4xx=(\d+) 5xx=(\d+)", out)
+    p99 = re.search(r"99%\s+([\d.]+\w+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": rps, "total": total, "2xx": int(m.group(1)) if m else -1, "4xx": int(m.group(2)) if m else -1,
+            "5xx": int(m.group(3)) if m else -1, "p99": p99.group(1) if p99 else "?",
+            "socket_errors": errors.group(1) if errors else ""}
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of ``pid`` and its live children (the solver processes), in seconds."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            pids += [int(x) for x in (task / "children").read_text().split()]
+    for p in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(") ", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+@contextlib.contextmanager
+def bare_server() -> Iterator[int]:
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "bare_app.py").write_text(BARE_APP)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = int(s.getsockname()[1])
+        proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "bare_app:app", "--port", str(port),
+                                 "--log-level", "warning", "--no-access-log"], cwd=d,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                with contextlib.suppress(OSError):
+                    if request(port, "POST", "/json", {"a": 1}, timeout=2)[0] == 200:
+                        break
+                time.sleep(0.1)
+            yield port
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(10)
+
+
+def ply_400_body() -> bytes:
+    from bench_game import long_round, prefix
+
+    full = long_round(420)
+    t, move = prefix(full, 400)
+    return json.dumps({"record": t.record(), "move": move.to_dict(full.rs), "ply": t.ply}).encode()
+
+
+def in_process_arrange(n: int = 2_000) -> float:
+    """Seconds of CPU per call of the server's own arrange work, in-process (warm solver, best of 5 batches)."""
+    from loba_dsl.rules.loading import load
+    from loba_service import Limits, jobs
+    from loba_service.bodies import ArrangeRequest
+
+    rs = load("menos")
+    req = ArrangeRequest(cards=HAND10)
+    limits = Limits()
+    cards = jobs.arrange_cards(rs, req, limits)
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.process_time()
+        for _ in range(n):
+            jobs.arrange_request(("shipped", "menos", ""), req, limits, 2.0, cards, local=True)
+        best = min(best, (time.process_time() - t0) / n)
+    return best
+
+
+class Hostile:
+    """Hostile clients beside the load: slowloris, an idle flood, a heavy house ruleset and a huge head."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.stop = threading.Event()
+        self.statuses: list[int] = []
+        self.threads = [threading.Thread(target=f, daemon=True) for f in (self.slowloris, self.flood, self.heavy)]
+
+    def __enter__(self) -> Hostile:
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join(30)
+
+    def slowloris(self) -> None:
+        conns: list[socket.socket] = []
+        while not self.stop.is_set():
+            while len(conns) < 50:
+                with contextlib.suppress(OSError):
+                    s = connect(self.port, "127.0.0.7")
+                    s.sendall(b"POST /v1/check HTTP/1.1\r\nHost: x\r\n")
+                    conns.append(s)
+            for s in list(conns):
+                try:
+                    s.sendall(b"X")
+                except OSError:
+                    conns.remove(s)
+                    s.close()
+            self.stop.wait(0.5)
+        for s in conns:
+            s.close()
+
+    def flood(self) -> None:
+        conns: list[socket.socket] = []
+        i = 0
+        while not self.stop.is_set():
+            for _ in range(100):
+                i += 1
+                with contextlib.suppress(OSError):
+                    conns.append(connect(self.port, f"127.0.2.{1 + i % 250}"))
+            if len(conns) > 1_000:
+                for s in conns[:500]:
+                    s.close()
+                del conns[:500]
+            self.stop.wait(0.2)
+        for s in conns:
+            s.close()
+
+    def heavy(self) -> None:
+        big = raw_request("GET", "/healthz", headers={"X-Big": "a" * 1_048_576})
+        while not self.stop.is_set():
+            with contextlib.suppress(OSError):
+                self.statuses.append(request(self.port, "POST", "/v1/check", {"cards": HEAVY_MELD,
+                                                                              "ruleset": HEAVY_HOUSE},
+                                             source="127.0.0.8", timeout=30)[0])
+                self.statuses.append(request(self.port, "GET", "/", raw=big, source="127.0.0.9")[0])
+            self.stop.wait(1.0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=int, default=8)
+    ap.add_argument("--connections", type=int, default=32)
+    ap.add_argument("--wrk", default="/usr/bin/wrk")
+    args = ap.parse_args()
+    check = json.dumps({"cards": "A♣ 2♣ JOKER"}).encode()
+    arrange = json.dumps({"cards": HAND10}).encode()
+    bad = [b'{"cards": "A\xe2\x99\xa3 loba"}', b'{"cards": ', b'{"cards": 5}', b'{"cardz": "A"}', b"\xff\xfe",
+           b'[' * 200 + b']' * 200]
+    play = ply_400_body()
+    print(f"load average before: {os.getloadavg()}")
+    print(f"in-process arrange of 10 cards: {in_process_arrange() * 1e6:.1f} us CPU a call (best of 5 x 2,000)")
+    env = {"LOBA_SERVICE_MAX_CONNECTIONS_PER_CLIENT": "4096", "LOBA_SERVICE_MAX_CONNECTIONS": "2000"}
+    s_, c_ = args.seconds, args.connections
+    with bare_server() as bare, serve(env) as loba:
+        results: dict[str, Any] = {}
+        results["bare 1"] = wrk(args.wrk, bare, "/json", [check], s_, c_)
+        results["check"] = wrk(args.wrk, loba.port, "/v1/check", [check], s_, c_)
+        results["play@400"] = wrk(args.wrk, loba.port, "/v1/games/play", [play], s_, c_)
+        cpu0 = cpu_seconds(loba.proc.pid)
+        results["arrange"] = wrk(args.wrk, loba.port, "/v1/arrange", [arrange], s_, c_)
+        cpu = cpu_seconds(loba.proc.pid) - cpu0
+        results["bare 2"] = wrk(args.wrk, bare, "/json", [check], s_, c_)
+        with Probe(loba.port, every=0.025) as probe, Hostile(loba.port) as hostile:
+            time.sleep(1.0)
+            results["check mixed+hostile"] = wrk(args.wrk, loba.port, "/v1/check", [check], s_, c_, bad, 10)
+        bare_rps = (results["bare 1"]["rps"] + results["bare 2"]["rps"]) / 2
+        for name, r in results.items():
+            print(f"  {name:22} {r['rps']:9.0f} req/s  p99 {r['p99']:>8}  2xx {r['2xx']:7}  4xx {r['4xx']:6}  "
+                  f"5xx {r['5xx']}  {r['socket_errors']}")
+        print(f"/v1/check / bare: {results['check']['rps'] / bare_rps:.2f} (target >= 0.7)")
+        print(f"/v1/games/play at ply 400 / bare: {results['play@400']['rps'] / bare_rps:.2f} (target >= 0.3)")
+        per = cpu / max(1, results["arrange"]["total"])
+        inproc = in_process_arrange(500)
+        print(f"/v1/arrange 10 cards: {per * 1e6:.0f} us server CPU a request; in-process {inproc * 1e6:.1f} us: "
+              f"{per / inproc:.1f}x (target <= 3x)")
+        hostile_5xx = [x for x in hostile.statuses if x >= 500]
+        print(f"hostile clients' own requests: {len(hostile.statuses)}, statuses {sorted(set(hostile.statuses))}, "
+              f"5xx {len(hostile_5xx)}")
+        print(f"/healthz under the mix and hostile clients: {len(probe.latencies)} answers, "
+              f"p50 {probe.p(0.5) * 1000:.1f} ms, p99 {probe.p(0.99) * 1000:.1f} ms, "
+              f"max {max(probe.latencies, default=0) * 1000:.1f} ms, failures {len(probe.failures)} "
+              "(target p99 < 50 ms)")
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
