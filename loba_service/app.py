@@ -472,7 +472,9 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
     (:class:`loba_service.tables.TablesConfig`; default from the environment)."""
     # Small hands are solved in this process's worker threads: the solver is imported now, not by a first
     # request (its import raises the interpreter's recursion limit for the search).
-    import loba_dsl.solver.api  # noqa: F401
+    import loba_dsl
+
+    loba_dsl.Solver  # noqa: B018  (the facade imports the solver's module on this first use)
     from loba_service import openapi, pages
     from loba_service import tables as live_tables
 

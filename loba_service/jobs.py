@@ -251,12 +251,16 @@ def limit_memory(megabytes: int) -> None:
 
 def main() -> None:
     """``python -m loba_service.jobs READ_FD WRITE_FD``: what :class:`~loba_service.pool.SolverPool` starts."""
+    import contextlib
+    import os
     import signal
     import sys
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops its solvers
     if len(sys.argv) > 3 and int(sys.argv[3]) > 0:
         limit_memory(int(sys.argv[3]))
+    with contextlib.suppress(OSError):
+        os.nice(5)  # below the server's event loop: /healthz and quick requests get the CPU first
     down = multiprocessing.connection.Connection(int(sys.argv[1]), writable=False)
     up = multiprocessing.connection.Connection(int(sys.argv[2]), readable=False)
     serve(down, up)
