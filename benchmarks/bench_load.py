@@ -190,23 +190,38 @@ def in_process_arrange(n: int = 2_000) -> float:
 
 
 class Hostile:
-    """Hostile clients beside the load: slowloris, an idle flood, a heavy house ruleset and a huge head."""
+    """Hostile clients beside the load, in a process of their own (so that their work does not delay the
+    probe's client): slowloris, an idle-connection flood, a heavy house ruleset and a huge head."""
 
     def __init__(self, port: int) -> None:
+        import multiprocessing
+
         self.port = port
-        self.stop = threading.Event()
+        self.ctx = multiprocessing.get_context("fork")
+        self.stop = self.ctx.Event()
+        self.out = self.ctx.Queue()
         self.statuses: list[int] = []
-        self.threads = [threading.Thread(target=f, daemon=True) for f in (self.slowloris, self.flood, self.heavy)]
+        self.kinds = ("slowloris", "flood", "heavy")
+        self.proc: Any = None
 
     def __enter__(self) -> Hostile:
-        for t in self.threads:
-            t.start()
+        self.proc = self.ctx.Process(target=self.run_all, daemon=True)
+        self.proc.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
-        for t in self.threads:
-            t.join(30)
+        self.statuses = self.out.get(timeout=60)
+        self.proc.join(30)
+
+    def run_all(self) -> None:
+        self.statuses = []
+        threads = [threading.Thread(target=getattr(self, k), daemon=True) for k in self.kinds]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.out.put(self.statuses)
 
     def slowloris(self) -> None:
         conns: list[socket.socket] = []

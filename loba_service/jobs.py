@@ -138,10 +138,12 @@ def call(name: str, *args: Any) -> Any:
     return CALLS[name](*args)
 
 
-def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool) -> Any:
+def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool,
+           messages: str = "en") -> Any:
     from loba_service import engine
 
-    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all)
+    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all,
+                            messages=messages)
 
 
 def _check_batch(spec: tuple[str, str, str], items: list[tuple[str, str]], lang: str | None, limits: Any,
@@ -251,12 +253,16 @@ def limit_memory(megabytes: int) -> None:
 
 def main() -> None:
     """``python -m loba_service.jobs READ_FD WRITE_FD``: what :class:`~loba_service.pool.SolverPool` starts."""
+    import contextlib
+    import os
     import signal
     import sys
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops its solvers
     if len(sys.argv) > 3 and int(sys.argv[3]) > 0:
         limit_memory(int(sys.argv[3]))
+    with contextlib.suppress(OSError):
+        os.nice(5)  # below the server's event loop: /healthz and quick requests get the CPU first
     down = multiprocessing.connection.Connection(int(sys.argv[1]), writable=False)
     up = multiprocessing.connection.Connection(int(sys.argv[2]), readable=False)
     serve(down, up)

@@ -148,13 +148,15 @@ def check(
     return check_cards(parsed.cards, rs, text)
 
 
-def kind_verdicts(ruleset: Ruleset, cards: tuple[Card, ...]) -> list[dict[str, Any]]:
-    """For each meld kind of the ruleset: are ``cards`` a meld of that kind, and if not, every reason."""
+def kind_verdicts(ruleset: Ruleset, cards: tuple[Card, ...], messages: str = "en") -> list[dict[str, Any]]:
+    """For each meld kind of the ruleset: are ``cards`` a meld of that kind, and if not, every reason (in the
+    language ``messages``: ``en`` or ``es``)."""
     m = matcher_for(ruleset)
     out = []
     for spec in m.specs:
         o = m.match(cards, (spec,))
-        out.append({"kind": spec.name, "valid": o.valid, "reasons": [explain(ruleset, f) for f in o.failures]})
+        out.append({"kind": spec.name, "valid": o.valid,
+                    "reasons": [explain(ruleset, f, messages) for f in o.failures]})
     return out
 
 
