@@ -281,14 +281,14 @@ async def check(svc: Service, request: Request) -> Response:
     explain_all = _query_bool(request, "explain")
     req = svc.decode(bodies.CheckRequest, await svc.body(request))
     if _house(req.ruleset):  # a house ruleset's cost is the client's choice: in a solver process
-        args = (spec_of(req.ruleset), req.cards, req.lang, svc.limits, explain_all)
+        args = (spec_of(req.ruleset), req.cards, req.lang, svc.limits, explain_all, req.messages)
         return _json(await svc.in_process(request, "check", args))
     rs = await svc.ruleset(req.ruleset)
     if len(req.cards) <= 120 and not explain_all:  # a few cards under shipped rules: bounded, well under a ms
-        return _json(engine.check_one(req.cards, rs, req.lang, svc.limits))
+        return _json(engine.check_one(req.cards, rs, req.lang, svc.limits, messages=req.messages))
 
     def work(deadline: Deadline) -> dict[str, Any]:
-        return engine.check_one(req.cards, rs, req.lang, svc.limits, explain_all=explain_all)
+        return engine.check_one(req.cards, rs, req.lang, svc.limits, explain_all=explain_all, messages=req.messages)
 
     return _json(await svc.in_thread(request, work))
 

@@ -138,10 +138,12 @@ def call(name: str, *args: Any) -> Any:
     return CALLS[name](*args)
 
 
-def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool) -> Any:
+def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool,
+           messages: str = "en") -> Any:
     from loba_service import engine
 
-    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all)
+    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all,
+                            messages=messages)
 
 
 def _check_batch(spec: tuple[str, str, str], items: list[tuple[str, str]], lang: str | None, limits: Any,

@@ -15,6 +15,7 @@ const FATAL_CLOSE = { 4403: "play.forbidden", 4404: "play.gone", 4410: "play.gon
 const EVENTS = new Set(["drew", "took_pile", "melded", "laid_off", "replaced", "moved_wild", "discarded", "went_out",
   "round_over", "stock_out", "reshuffle", "new_round", "reentered", "stayed_out", "undone"]);
 const PING_MS = 60000;
+const PONG_MS = 10000;
 const LOG_MAX = 60;
 
 function sameCards(a, b) {
@@ -49,6 +50,7 @@ export class Seat {
     this.ws = null;
     this.retry = 0;
     this.pingTimer = 0;
+    this.pongTimer = 0;
     this.retryTimer = 0;
     this.saved = null; // the record's file name, once downloaded
     this.build();
@@ -136,13 +138,15 @@ export class Seat {
     ws.addEventListener("open", () => {
       if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.retry = 0;
-      this.pingTimer = window.setInterval(() => {
-        if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}');
-      }, PING_MS);
+      this.pingTimer = window.setInterval(() => this.ping(), PING_MS);
     });
-    ws.addEventListener("message", (e) => this.message(e.data));
+    ws.addEventListener("message", (e) => {
+      window.clearTimeout(this.pongTimer);
+      this.message(e.data);
+    });
     ws.addEventListener("close", (e) => {
       window.clearInterval(this.pingTimer);
+      window.clearTimeout(this.pongTimer);
       if (this.ws !== ws) return;
       this.ws = null;
       if (FATAL_CLOSE[e.code]) {
@@ -162,8 +166,33 @@ export class Seat {
     this.retryTimer = window.setTimeout(() => this.connect(), delay);
   }
 
+  // A ping the server answers within PONG_MS, or the connection is taken for dead (a phone that slept may
+  // hold a socket that no longer reaches anything) and made again.
+  ping() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    ws.send('{"type":"ping"}');
+    window.clearTimeout(this.pongTimer);
+    this.pongTimer = window.setTimeout(() => this.drop(ws), PONG_MS);
+  }
+
+  drop(ws) {
+    if (this.ws !== ws) return;
+    this.ws = null; // its close event, whenever it comes, is ignored
+    window.clearInterval(this.pingTimer);
+    try {
+      ws.close();
+    } catch (e) {
+      // closed already
+    }
+    this.setConn("reconnecting");
+    this.reconnectLater();
+  }
+
   connectNow() {
-    if (!this.ws && !this.fatal && this.conn !== "connecting") {
+    if (this.ws) {
+      this.ping();
+    } else if (!this.fatal && this.conn !== "connecting") {
       this.retry = 0;
       this.connect();
     }
