@@ -145,7 +145,7 @@ def test_load_takes_shipped_names_only(name: str, capsys: pytest.CaptureFixture[
 def test_check_takes_a_ruleset_not_a_string() -> None:
     """Issue 8: no argument is "a name or maybe a path"."""
     with pytest.raises(TypeError):
-        check("A♣ 2♣ JOKER", "/etc/os-release")  # type: ignore[arg-type]
+        check("A♣ 2♣ JOKER", "/etc/os-release")  # type: ignore[call-overload]
     assert check("A♣ 2♣ JOKER").valid  # the default: Menos (rules.md §1, A-2-3 with a Joker)
 
 
