@@ -221,7 +221,8 @@ export class Seat {
       this.noteEvents(msg.events || []);
       this.apply(msg.view);
     } else if (msg.type === "illegal") {
-      this.problem = { kind: "illegal", text: t("play.illegal"), items: (msg.reasons || []).map((r) => r.message) };
+      this.problem = { kind: "illegal", text: t("play.illegal"), items: (msg.reasons || []).map((r) => r.message),
+        at: this.view ? this.view.ply : undefined };
       this.render();
     } else if (msg.type === "error") {
       this.problem = { kind: "error", text: t("err.title"), items: [String(msg.detail || msg.code)] };
@@ -245,6 +246,8 @@ export class Seat {
 
   // A new view: the hand sorted, the selection kept where its cards are still held.
   apply(view) {
+    // a refusal, a stale screen or a note is about the table as it was: gone once the table moves on
+    if (this.problem && this.problem.at !== undefined && this.problem.at !== view.ply) this.problem = null;
     const before = this.selected.size ? [...this.selected].map((i) => this.hand[i]) : [];
     this.view = view;
     this.hand = [...(view.hand || [])].sort((a, b) => this.info(a).key - this.info(b).key || (a < b ? -1 : a > b ? 1 : 0));
@@ -289,14 +292,16 @@ export class Seat {
     } catch (e) {
       const items = (e.items || []).map((i) => i.message);
       if (e.status === 409) {
-        this.problem = { kind: "stale", text: t("play.stale"), items: [] };
+        const problem = { kind: "stale", text: t("play.stale"), items: [] };
         try {
           this.apply(await api("GET", this.path, undefined, undefined, this.token));
+          problem.at = this.view.ply;
         } catch (e2) {
           // the socket brings the table's state when it is back
         }
+        this.problem = problem;
       } else if (e.status === 422) {
-        this.problem = { kind: "illegal", text: t("play.illegal"), items };
+        this.problem = { kind: "illegal", text: t("play.illegal"), items, at: this.view.ply };
       } else {
         this.problem = { kind: "error", text: t("err.title"), items };
       }
@@ -307,7 +312,7 @@ export class Seat {
   }
 
   note(text) {
-    this.problem = { kind: "note", text, items: [] };
+    this.problem = { kind: "note", text, items: [], at: this.view ? this.view.ply : undefined };
     this.chooser = null;
     this.render();
   }
