@@ -4,7 +4,7 @@ The public API, in the order data flows (text → cards → ruleset → engine �
 
     import loba_dsl as loba
     rs = loba.load(name)                     # a shipped ruleset; loba.load_file(path), loba.loads(text)
-    loba.check("A♣ 2♣ JOKER", rs)            # CheckResult
+    loba.check(rs, "A♣ 2♣ JOKER")            # CheckResult (the ruleset first, as everywhere below)
     loba.score_round(rs, [loba.PlayerRound(...), ...], loba.RoundFacts(players=4))   # RoundScore
     loba.play_match(rs, [loba.MatchRound(...), loba.Reentry("Ana"), ...])             # MatchResult
     loba.Solver(rs).arrange(cards)           # Arrangement
@@ -18,6 +18,11 @@ and what the command line and the service build on: round and match files (``rea
 ``check_opening``, ``check_contract``), a hand as the player stands (``arrange_hand``), game records
 (``load_record``, ``dump_record``, ``replay``) and the texts for people (``check_text``, ``round_text``...).
 The ``loba`` CLI imports nothing else of the library (tests/project/test_architecture.py).
+
+One argument order: the ruleset first (``check(rs, text)``, ``read_round(rs, text)``, ``score_round(rs, ...)``),
+``ruleset=`` as a keyword everywhere; the functions that took their text first (``check(text, rs)``,
+``read_round``, ``read_match``, ``score_round_sheet``, ``play_match_sheet``, ``check_lines``, ``parse_move``)
+still do (:mod:`loba_dsl.argorder`).
 
 Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
 ``to_dict()`` lists every problem with its file, line, column and length.
@@ -138,6 +143,13 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "extends_name": "loba_dsl.rules.describe",
     "show_dict": "loba_dsl.rules.describe",
     "validation_dict": "loba_dsl.rules.describe",
+    # what the front ends share with the library: card codes, copies, clean text, per-kind verdicts, records
+    "Card": "loba_dsl.cards.deck",
+    "check_copies": "loba_dsl.cards.notation",
+    "clean_text": "loba_dsl.errors:clean",
+    "kind_verdicts": "loba_dsl.melds.check",
+    "record_view": "loba_dsl.game.record:view_of",
+    "move_from_dict": "loba_dsl.game.moves",
     # errors
     "LobaError": "loba_dsl.errors",
     "LobaErrors": "loba_dsl.errors",
@@ -155,6 +167,7 @@ __all__ = [
     "Arrangement",
     "Budget",
     "BudgetExceeded",
+    "Card",
     "CheckResult",
     "DSLError",
     "DiffReport",
@@ -200,9 +213,11 @@ __all__ = [
     "catalogue_dict",
     "check",
     "check_contract",
+    "check_copies",
     "check_lines",
     "check_opening",
     "check_text",
+    "clean_text",
     "deck_dict",
     "decode_utf8",
     "diff",
@@ -213,12 +228,14 @@ __all__ = [
     "extends_name",
     "format_event",
     "format_move",
+    "kind_verdicts",
     "load",
     "load_file",
     "load_record",
     "loads",
     "make_bot",
     "match_text",
+    "move_from_dict",
     "parse_lay_down",
     "parse_move",
     "play_match",
@@ -228,6 +245,7 @@ __all__ = [
     "read_record",
     "read_round",
     "record_from_dict",
+    "record_view",
     "replay",
     "replay_text",
     "round_text",
@@ -265,8 +283,10 @@ if TYPE_CHECKING:
     from loba_dsl.bots import bot_names as bot_names
     from loba_dsl.bots import make_bot as make_bot
     from loba_dsl.budget import Budget as Budget
+    from loba_dsl.cards.deck import Card as Card
     from loba_dsl.cards.notation import Notation as Notation
     from loba_dsl.cards.notation import ParsedCards as ParsedCards
+    from loba_dsl.cards.notation import check_copies as check_copies
     from loba_dsl.compare import DiffReport as DiffReport
     from loba_dsl.compare import WitnessBudget as WitnessBudget
     from loba_dsl.compare import diff as diff
@@ -279,6 +299,7 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.errors import clean as clean_text
     from loba_dsl.errors import decode_utf8 as decode_utf8
     from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
@@ -293,15 +314,18 @@ if TYPE_CHECKING:
     from loba_dsl.game import format_event as format_event
     from loba_dsl.game import format_move as format_move
     from loba_dsl.game import parse_move as parse_move
+    from loba_dsl.game.moves import move_from_dict as move_from_dict
     from loba_dsl.game.record import dumps as dump_record
     from loba_dsl.game.record import from_dict as record_from_dict
     from loba_dsl.game.record import load as read_record
     from loba_dsl.game.record import loads as load_record
+    from loba_dsl.game.record import view_of as record_view
     from loba_dsl.game.replay import replay as replay
     from loba_dsl.game.replay import replay_text as replay_text
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.melds.check import check_lines as check_lines
+    from loba_dsl.melds.check import kind_verdicts as kind_verdicts
     from loba_dsl.render import arranged_hand_dict as arranged_hand_dict
     from loba_dsl.render import arranged_hand_text as arranged_hand_text
     from loba_dsl.render import arrangement_dict as arrangement_dict

@@ -7,13 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from loba_dsl.cards.deck import Card
-from loba_dsl.cards.notation import check_copies
-from loba_dsl.errors import InputError, LobaError, LobaErrors
-from loba_dsl.melds.check import check as check_meld
-from loba_dsl.melds.explain import explain
-from loba_dsl.melds.matcher import matcher_for
-from loba_dsl.rules.model import Ruleset
+from loba_dsl import Card, InputError, LobaError, LobaErrors, Ruleset, check_copies, kind_verdicts
+from loba_dsl import check as check_meld
 from loba_service.bodies import MatchRoundIn, PlayerIn, ScoreMatchRequest, ScoreRoundRequest
 from loba_service.limits import Limits
 from loba_service.problems import ServiceError, error_items, plain
@@ -41,23 +36,14 @@ def _count(rs: Ruleset, text: str, lang: str | None, limit: int, what: str) -> N
 
 
 def check_one(text: str, rs: Ruleset, lang: str | None, limits: Limits, *, explain_all: bool = False,
-              source: str = "<cards>") -> dict[str, Any]:
-    """``loba check --json`` for one meld; ``explain_all`` adds every kind's verdict."""
+              source: str = "<cards>", messages: str = "en") -> dict[str, Any]:
+    """``loba check --json`` for one meld; ``explain_all`` adds every kind's verdict; ``messages``: the
+    language of the reasons (``en`` or ``es``)."""
     _count(rs, text, lang, limits.max_cards, "the meld")
     result = check_meld(text, rs, lang=lang, source=source)  # no cards at all: the library's "no cards given"
-    out = result.to_dict()
+    out = result.to_dict(messages)
     if explain_all:
-        out["explain"] = kind_verdicts(rs, result.cards)
-    return out
-
-
-def kind_verdicts(rs: Ruleset, cards: tuple[Card, ...]) -> list[dict[str, Any]]:
-    """For each meld kind of the ruleset: are the cards a meld of that kind, and if not, every reason."""
-    m = matcher_for(rs)
-    out = []
-    for spec in m.specs:
-        o = m.match(cards, (spec,))
-        out.append({"kind": spec.name, "valid": o.valid, "reasons": [explain(rs, f) for f in o.failures]})
+        out["explain"] = kind_verdicts(rs, result.cards, messages)
     return out
 
 
@@ -114,7 +100,7 @@ def parse_hand(rs: Ruleset, text: str, lang: str | None, limit: int, source: str
 
 
 def _player(rs: Ruleset, p: PlayerIn, where: str, lang: str | None, limits: Limits) -> Any:
-    from loba_dsl.scoring.model import PlayerRound
+    from loba_dsl import PlayerRound
 
     errors: list[LobaError] = []
     melds: list[tuple[Card, ...]] = []
@@ -158,9 +144,8 @@ def _one_of(a: object, b: object, names: str) -> None:
 
 def score_round(req: ScoreRoundRequest, rs: Ruleset, limits: Limits) -> dict[str, Any]:
     """``loba score --json``: from a round file's text, or from the players' cards."""
-    from loba_dsl.scoring.model import RoundFacts
-    from loba_dsl.scoring.rounds import score_round as score
-    from loba_dsl.scoring.score_sheets import read_round, score_round_sheet
+    from loba_dsl import RoundFacts, read_round, score_round_sheet
+    from loba_dsl import score_round as score
 
     _one_of(req.sheet, req.players, "'sheet' and 'players'")
     if req.sheet is not None:
@@ -172,7 +157,7 @@ def score_round(req: ScoreRoundRequest, rs: Ruleset, limits: Limits) -> dict[str
 
 
 def _events(rs: Ruleset, rounds: list[MatchRoundIn], lang: str | None, limits: Limits) -> list[Any]:
-    from loba_dsl.scoring.model import MatchRound, PlayerPoints, Reentry
+    from loba_dsl import MatchRound, PlayerPoints, Reentry
 
     events: list[Any] = []
     for i, r in enumerate(rounds):
@@ -189,8 +174,7 @@ def _events(rs: Ruleset, rounds: list[MatchRoundIn], lang: str | None, limits: L
 
 def score_match(req: ScoreMatchRequest, rs: Ruleset, limits: Limits) -> dict[str, Any]:
     """``loba match --json``: from a match file's text, or from the rounds."""
-    from loba_dsl.scoring.match_play import play_match
-    from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
+    from loba_dsl import play_match, play_match_sheet, read_match
 
     _one_of(req.sheet, req.rounds, "'sheet' and 'rounds'")
     if req.sheet is not None:

@@ -34,8 +34,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from starlette.requests import Request
 from starlette.responses import Response
 
-from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.rules.model import Ruleset
+from loba_dsl import DEFAULT_RULESET, Ruleset
 from loba_service.bodies import HouseRuleset, Name, RulesetRef
 from loba_service.problems import ErrorItem, ErrorLocation, ServiceError
 from loba_service.rulesets import spec_of
@@ -186,7 +185,7 @@ class Games:
     call on a record they have seen resumes its table instead of replaying it."""
 
     def __init__(self, sealer: Sealer, key: bytes = b"", cache_size: int = 256) -> None:
-        from loba_dsl.game import TableCache
+        from loba_dsl import TableCache
 
         self.sealer = sealer
         self.key = key
@@ -247,9 +246,9 @@ def process_games(key: bytes) -> Games:
 def public(full: dict[str, Any]) -> dict[str, Any]:
     """The record with every hidden card as ``??``: other hands, the stock, reshuffled stocks, the seed (the
     library's one hiding rule, :func:`loba_dsl.game.record.view_of`, for someone at no seat)."""
-    from loba_dsl.game.record import view_of
+    from loba_dsl import record_view
 
-    return view_of(full, None)
+    return record_view(full, None)
 
 
 def _bad_record(message: str) -> ServiceError:
@@ -286,7 +285,7 @@ def _state(table: Any, record: dict[str, Any], events: list[dict[str, Any]]) -> 
 
 
 def _move(rs: Ruleset, table: Any, m: MoveIn) -> Any:
-    from loba_dsl.game.moves import move_from_dict
+    from loba_dsl import move_from_dict
 
     d = {k: v for k, v in msgspec.to_builtins(m).items()}
     return move_from_dict(rs, d, table.players, "move")
@@ -338,7 +337,7 @@ async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any,
 
 def deal_sync(g: Games, rs: Ruleset, req: GameDealRequest) -> dict[str, Any]:
     """The work of ``/v1/games/deal``: a new game, or the next round of a finished record."""
-    from loba_dsl.game import Table
+    from loba_dsl import Table
 
     sealed = req.seed is None
     seed = req.seed if req.seed is not None else secrets.randbits(63)
@@ -410,7 +409,7 @@ async def check(svc: Any, request: Request) -> Response:
 
 def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest) -> dict[str, Any]:
     """The work of ``/v1/games/play`` (off the event loop): resume (or replay), validate, apply, seal again."""
-    from loba_dsl.game import IllegalMove
+    from loba_dsl import IllegalMove
 
     full = g.full(req.record, rs, req.ruleset)
     table = g.table(full, rs)

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from loba_dsl.errors import LobaError
+from loba_dsl import LobaError
 
 __all__ = ["JobError", "arrange", "diff", "serve"]
 
@@ -38,7 +38,7 @@ def _rulesets() -> Any:
 
 
 def _solver(spec: tuple[str, str, str], players: int | None, local: bool = False) -> Any:
-    from loba_dsl.solver.api import Solver
+    from loba_dsl import Solver
 
     key = (spec[0], spec[1], hash(spec[2]), players, threading.get_ident() if local else 0)
     solvers: dict[Any, Any] = _state.setdefault("solvers", {})
@@ -60,8 +60,7 @@ def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, o
     ``stands``: (opened, round) to arrange the hand as the player stands
     (:func:`~loba_dsl.solver.advice.arrange_hand`, as ``loba arrange --opened/--round``).
     """
-    from loba_dsl.budget import Budget
-    from loba_dsl.render import arranged_hand_dict, arrangement_dict
+    from loba_dsl import Budget, arranged_hand_dict, arrangement_dict
 
     t0 = time.perf_counter()
     solver = _solver(spec, players, local)
@@ -69,7 +68,7 @@ def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, o
     clock = Budget(seconds=seconds).start("arranging the hand") if seconds else None
     dropped = None
     if stands is not None:
-        from loba_dsl.solver.advice import arrange_hand
+        from loba_dsl import arrange_hand
 
         text = " ".join(rs.deck.names_of(cards))
         hand = arrange_hand(solver, text, opened=stands[0], round_number=stands[1], discard=discard, budget=clock)
@@ -95,7 +94,7 @@ def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, o
 
 def arrange_cards(rs: Any, req: Any, limits: Any) -> tuple[int, ...]:
     """The hand of an ``ArrangeRequest``, read and checked (a 422 for a bad one, before any solving)."""
-    from loba_dsl.errors import InputError
+    from loba_dsl import InputError
     from loba_service import engine
 
     cards = engine.parse_hand(rs, req.cards, req.lang, limits.max_hand)
@@ -121,7 +120,7 @@ def arrange_request(spec: tuple[str, str, str], req: Any, limits: Any, seconds: 
 def diff(left: tuple[str, str, str], right: tuple[str, str, str], witnesses: bool, deals: int,
          seed: int) -> dict[str, Any]:
     """What ``loba diff --json`` prints (play statistics dealt here, in this one process)."""
-    from loba_dsl.compare import diff as compare
+    from loba_dsl import diff as compare
 
     t0 = time.perf_counter()
     cache = _rulesets()
@@ -139,10 +138,12 @@ def call(name: str, *args: Any) -> Any:
     return CALLS[name](*args)
 
 
-def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool) -> Any:
+def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool,
+           messages: str = "en") -> Any:
     from loba_service import engine
 
-    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all)
+    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all,
+                            messages=messages)
 
 
 def _check_batch(spec: tuple[str, str, str], items: list[tuple[str, str]], lang: str | None, limits: Any,
@@ -201,9 +202,9 @@ JOBS: dict[str, Callable[..., Any]] = {"arrange": arrange, "arrange_request": ar
 
 def serve(down: multiprocessing.connection.Connection, up: multiprocessing.connection.Connection) -> None:
     """The solver process's loop: one job at a time until ``None`` or the pipe closes."""
-    import loba_dsl.compare
-    import loba_dsl.render
-    import loba_dsl.solver.api  # noqa: F401
+    import loba_dsl
+
+    loba_dsl.diff, loba_dsl.arranged_hand_dict, loba_dsl.Solver  # noqa: B018  (imported before the first job)
     from loba_service.problems import ServiceError
 
     up.send("ready")
@@ -252,12 +253,19 @@ def limit_memory(megabytes: int) -> None:
 
 def main() -> None:
     """``python -m loba_service.jobs READ_FD WRITE_FD``: what :class:`~loba_service.pool.SolverPool` starts."""
+    import contextlib
+    import os
     import signal
     import sys
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the server, which stops its solvers
     if len(sys.argv) > 3 and int(sys.argv[3]) > 0:
         limit_memory(int(sys.argv[3]))
+    with contextlib.suppress(OSError):
+        os.nice(5)  # below the server's event loop: /healthz and quick requests get the CPU first
+    from loba_dsl import enable_disk_cache
+
+    enable_disk_cache(shipped_only=True)  # the shipped rulesets from the disk cache; a client's never written
     down = multiprocessing.connection.Connection(int(sys.argv[1]), writable=False)
     up = multiprocessing.connection.Connection(int(sys.argv[2]), readable=False)
     serve(down, up)

@@ -14,7 +14,8 @@ from typing import Any
 
 import msgspec
 
-from loba_dsl.errors import LobaError, LobaErrors, clean
+from loba_dsl import LobaError, LobaErrors
+from loba_dsl import clean_text as clean
 
 __all__ = [
     "PROBLEM_TYPE",

@@ -1,6 +1,6 @@
 """Rulesets for requests: shipped ones by name, house ones (YAML text) compiled once per content.
 
-A house ruleset's ``extends`` may name shipped rulesets only (:data:`~loba_dsl.rules.loading.SHIPPED_ONLY`).
+A house ruleset's ``extends`` may name shipped rulesets only (:data:`loba_dsl.SHIPPED_ONLY`).
 Compiled house rulesets, and the errors of broken ones, are kept in a bounded LRU keyed by the SHA-256 of
 their file name and text, so a client that sends the same house rules with every request pays for the
 compilation once, and a broken upload is not compiled again and again.
@@ -12,9 +12,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 
-from loba_dsl.errors import LobaError
-from loba_dsl.rules import loading
-from loba_dsl.rules.model import Ruleset
+import loba_dsl as loba
+from loba_dsl import LobaError, Ruleset
 from loba_service.bodies import UNNAMED_RULESET, HouseRuleset, RulesetRef
 
 __all__ = ["RulesetCache", "spec_of"]
@@ -70,7 +69,7 @@ class RulesetCache:
             with self._load_lock:  # one load per name, however many requests ask for it at once
                 rs = self._shipped.get(name)
                 if rs is None:
-                    rs = loading.load(name)  # an unknown name raises, listing the shipped ones
+                    rs = loba.load(name)  # an unknown name raises, listing the shipped ones
                     self._shipped[name] = rs
         return rs
 
@@ -82,7 +81,7 @@ class RulesetCache:
                 self._house.move_to_end(key)
         if hit is None:
             try:
-                hit = loading.loads(text, source=file, resolver=loading.SHIPPED_ONLY, cached=False)
+                hit = loba.loads(text, source=file, resolver=loba.SHIPPED_ONLY, cached=False)
             except LobaError as e:
                 hit = e
             with self._lock:

@@ -271,13 +271,20 @@ def _owed(info: TurnInfo, cards: Sequence[Card]) -> tuple[tuple[Card, ...], bool
 
 
 def _meld_reasons(rs: Ruleset, got: roles.Unreadable, cards: Sequence[Card]) -> list[Reason]:
+    """Why ``cards`` are no meld: the rule of the kind they came closest to (:func:`roles.closest_kind`), or
+    ``melds`` where two kinds came as close, with every kind's reasons."""
+    shown = " ".join(rs.deck.names_of(cards))
     if got.failures:
-        f = got.failures[0]
-        return [Reason(f"melds.{f.kind}", f"'{' '.join(rs.deck.names_of(cards))}' is not a legal meld: "
-                       + roles.failure_text(rs, got.failures), roles.failure_where(rs, f))]
+        kind = roles.closest_kind(got.failures)
+        failures = sorted(got.failures, key=lambda f: f.kind != kind)
+        kinds = len({f.kind for f in failures})
+        text = roles.failure_text(rs, failures, limit=max(3, kinds))
+        if kind is None:
+            return [Reason("melds", f"'{shown}' is not a legal meld of any kind: {text}", where(rs, "melds"))]
+        first = failures[0]
+        return [Reason(f"melds.{kind}", f"'{shown}' is not a legal meld: {text}", roles.failure_where(rs, first))]
     kind = got.kind or (rs.kinds[0].name if rs.kinds else "?")
-    return [Reason(f"melds.{kind}", f"'{' '.join(rs.deck.names_of(cards))}' cannot be read that way",
-                   where(rs, f"melds.{kind}"))]
+    return [Reason(f"melds.{kind}", f"'{shown}' cannot be read that way", where(rs, f"melds.{kind}"))]
 
 
 def _may_touch(rs: Ruleset, s: RoundState, seat: int, number: int, rule: str,

@@ -49,6 +49,20 @@ def failure_where(rs: Ruleset, f: Failure) -> str:
     return kind.where if f.clause == HEAD else kind.clause_where[f.clause]
 
 
+def closest_kind(failures: Sequence[Failure]) -> str | None:
+    """The meld kind the cards came closest to: the fewest broken clauses of structure (one rank, one suit, a
+    sequence), then the fewest broken clauses in all; ``None`` where two kinds tie."""
+    by_kind: dict[str, list[int]] = {}
+    for f in failures:
+        counts = by_kind.setdefault(f.kind, [0, 0])
+        counts[0] += f.structural
+        counts[1] += 1
+    ranked = sorted(by_kind.items(), key=lambda kv: kv[1])
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0] if ranked else None
+
+
 def failure_text(rs: Ruleset, failures: Sequence[Failure], limit: int = 3) -> str:
     return "; ".join(explain(rs, f) for f in failures[:limit])
 

@@ -3,7 +3,7 @@ import { initArrange } from "./arrange.js";
 import { initCheck } from "./check.js";
 import { initHouse } from "./house.js";
 import { apply, initialLang, lang, onLang, setLang, t } from "./i18n.js";
-import { initPlay, takeSeatLink } from "./play.js";
+import { initPlay, tableInAddress, takeSeatLink } from "./play.js";
 import { loadShipped } from "./rulesets.js";
 import { initSheet } from "./sheet.js";
 
@@ -34,7 +34,8 @@ function go(view) {
 }
 
 async function main() {
-  if (takeSeatLink()) firstView = "play"; // before anything reads the address: the seat's token leaves it
+  takeSeatLink(); // before anything reads the address: the seat's token leaves it
+  if (tableInAddress()) firstView = "play";
   const switcher = document.getElementById("lang-switch");
   const other = () => (lang() === "es" ? "en" : "es");
   const label = () => {
@@ -64,7 +65,10 @@ async function main() {
   initArrange();
   app.play = initPlay(app);
   loading.hidden = true;
-  window.addEventListener("hashchange", () => route(true));
+  window.addEventListener("hashchange", () => {
+    if (takeSeatLink()) location.reload(); // a seat's link opened in a tab already at its table: sit there
+    else route(true);
+  });
   houseShown = app.house.shown;
   route(false);
   if (currentView === "check") await app.check.ready;

@@ -6,9 +6,21 @@
 import { api } from "./api.js";
 import { onLang, t } from "./i18n.js";
 import { el } from "./picker.js";
-import { qrSvg } from "./qr.js";
 import { fillSelect, onHouse, refOf } from "./rulesets.js";
-import { Seat } from "./seat.js";
+
+// Loaded only when needed (a table's seat, a new table's links): the first view of the page stays light.
+let qr = null;
+let qrLoading = null;
+const loadQr = () => {
+  if (!qrLoading) {
+    qrLoading = import("./qr.js").then((m) => {
+      qr = m;
+    }, () => {
+      // the links work without their pictures
+    });
+  }
+  return qrLoading;
+};
 
 const SEAT_KEY = "loba.seat."; // + table id: that table's seat token, in this tab
 const CREATED_KEY = "loba.play.created"; // the table this tab started: its links, to show them again
@@ -44,7 +56,7 @@ export function tableInAddress() {
 export function takeSeatLink() {
   const table = tableInAddress();
   const hash = location.hash.slice(1);
-  if (!table || !hash.startsWith("token=")) return Boolean(table);
+  if (!table || !hash.startsWith("token=")) return false;
   let token = "";
   try {
     token = decodeURIComponent(hash.slice("token=".length));
@@ -79,6 +91,10 @@ export function initPlay() {
       return;
     }
     body.replaceChildren();
+    if (table) {
+      body.append(el("p", { class: "hint", role: "status", text: t("play.loading") }));
+      return;
+    }
     if (created) renderShare();
     else renderSetup();
   }
@@ -152,7 +168,8 @@ export function initPlay() {
     setup.error = null;
     render();
     try {
-      const answer = await api("POST", "/v1/tables", { ruleset: refOf(setup.ruleset), players, match: setup.match });
+      const [answer] = await Promise.all([
+        api("POST", "/v1/tables", { ruleset: refOf(setup.ruleset), players, match: setup.match }), loadQr()]);
       created = { table: answer.table, seats: answer.seats, host_token: answer.host_token, watch_url: answer.watch_url,
         players };
       store(CREATED_KEY, JSON.stringify(created));
@@ -168,6 +185,7 @@ export function initPlay() {
   }
 
   function renderShare() {
+    if (!qr && !qrLoading) loadQr().then(() => qr && render());
     const h = el("h2", { id: "play-share-h", tabindex: "-1", text: t("play.share") });
     const list = el("ul", { class: "seat-links" });
     const names = created.players || Object.keys(created.seats);
@@ -180,7 +198,7 @@ export function initPlay() {
         "aria-label": t("play.copyLabel", { name }), onclick: () => copyLink(name, url, input) });
       list.append(el("li", { class: "seat-link" },
         el("h3", { text: name }),
-        qrSvg(url, t("play.qrOf", { name })),
+        qr ? qr.qrSvg(url, t("play.qrOf", { name })) : el("span", { class: "qr" }),
         el("div", { class: "seat-link-text" },
           el("a", { class: "button secondary", href: url, text: t("play.sitHere", { name }) })),
         el("div", { class: "field seat-link-url" }, el("label", { for: id, text: t("play.linkOf", { name }) }),
@@ -213,11 +231,15 @@ export function initPlay() {
   }
 
   if (table) {
-    seat = new Seat(body, table, stored(SEAT_KEY + table), () => {
-      store(SEAT_KEY + table, null);
-      location.assign(`${location.pathname}#play`);
+    import("./seat.js").then(({ Seat }) => {
+      seat = new Seat(body, table, stored(SEAT_KEY + table), () => {
+        store(SEAT_KEY + table, null);
+        location.assign(`${location.pathname}#play`);
+      });
+      seat.start();
+    }, () => {
+      body.replaceChildren(el("p", { class: "problem", role: "alert", text: t("err.network") }));
     });
-    seat.start();
   }
   onHouse(() => {
     if (!seat && !created) render();

@@ -20,9 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from loba_dsl import IllegalMove, LobaError, Ruleset, Table
-from loba_dsl.game.moves import move_from_dict
-from loba_dsl.game.record import view_of
+from loba_dsl import IllegalMove, LobaError, Ruleset, Table, move_from_dict
+from loba_dsl import record_view as view_of
 
 __all__ = ["HIDDEN", "MAX_LEGAL", "ActionRefused", "LiveTable", "Spec"]
 

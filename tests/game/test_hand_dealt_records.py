@@ -118,11 +118,12 @@ def test_what_can_be_checked_still_is(menos: Ruleset) -> None:
                                                                             "7♥", "8♥", "9♥", "10♥"]}
     result = replay(loads(json.dumps(rec), ruleset=menos))
     assert not result.valid and result.error is not None and result.error["rule"] == "cards.in_hand"
-    # A meld that is no meld is refused whoever's cards it is.
+    # A meld that is no meld is refused whoever's cards it is (three ranks and three suits: as far from a
+    # pierna as from an escalera, so the rule is `melds`, every kind's reason given).
     rec = json.loads(json.dumps(base))
     rec["rounds"][0]["moves"][7] = {"player": "Carla", "op": "meld", "cards": ["5♥", "9♣", "K♦"]}
     result = replay(loads(json.dumps(rec), ruleset=menos))
-    assert not result.valid and result.error is not None and result.error["rule"].startswith("melds.")
+    assert not result.valid and result.error is not None and result.error["rule"] == "melds"
 
 
 def test_a_known_stock_and_a_stated_card_must_agree(menos: Ruleset) -> None:

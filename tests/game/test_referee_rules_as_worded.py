@@ -81,3 +81,31 @@ def test_rediscard_single_under_the_whole_pile(tmp_path: Path) -> None:
     one = deal(rs, {}, upcard="4♣")
     one.play(Draw("Beto", "discard"))
     assert refusal(one, Discard("Beto", cards(rs, "4♣")[0]))[0] == "turn.rediscard_single"
+
+
+@pytest.mark.parametrize(("name", "meld", "rule"), [
+    # docs/rules.md §1: an escalera is one suit in sequence with the ace low only: Q♥ K♥ A♥ is an escalera
+    # but for the ace (a pierna would need one rank and three suits: two clauses of its structure broken).
+    ("menos", "Q♥ K♥ A♥", "melds.escalera"),
+    # §1: a pierna never takes a wild card: 7♠ 7♥ JOKER is a pierna but for the Joker (as an escalera it
+    # would need one suit and three ranks).
+    ("menos", "7♠ 7♥ JOKER", "melds.pierna"),
+    # §1: one suit in sequence: 4♣ 5♥ 6♣ breaks only the escalera's one suit.
+    ("menos", "4♣ 5♥ 6♣", "melds.escalera"),
+    # §3: a pierna of exactly three suits: 7♠ 7♥ 7♦ 7♣ breaks only that.
+    ("mas-pagat", "7♠ 7♥ 7♦ 7♣", "melds.pierna"),
+    # §1: no wild in a pierna, at most one in an escalera: 2♣ JOKER JOKER breaks one clause of each kind,
+    # as close to both: `melds`, with both kinds' reasons.
+    ("menos", "2♣ JOKER JOKER", "melds"),
+])
+def test_an_illegal_meld_names_the_kind_it_came_closest_to(name: str, meld: str, rule: str) -> None:
+    from loba_dsl.rules.loading import load
+
+    rs = load(name)
+    t = deal(rs, {"Beto": meld, "Ana": meld}, upcard="K♠" if rs.deal.upcard else None, dealer="Carla")
+    first = t.state.players[t.state.turn]
+    t.play(Draw(first, "stock"))
+    got, words = refusal(t, Meld(first, cards(rs, meld)))
+    assert got == rule
+    if rule == "melds":
+        assert "pierna:" in words and "escalera:" in words

@@ -248,8 +248,19 @@ def test_a_new_table_shares_each_seat_by_link_and_qr_code(phone: Any, server: st
     expect(page.get_by_role("button", name="Draw from stock")).to_be_visible()  # Beto is at the dealer's right
 
 
-def test_a_bad_seat_link_is_said_in_words(page: Any, server: str) -> None:
+def test_a_watcher_sees_no_hand_and_a_bad_link_is_said_in_words(page: Any, server: str) -> None:
     table = new_table(server)
+    page.goto(table["watch_url"])
+    expect(page.get_by_text("You are watching this table: no hand is shown.")).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Beto is playing.")).to_be_visible()  # rules.md §1
+    expect(page.locator(".hand-cards button")).to_have_count(0)
+    expect(page.get_by_role("button", name="Draw from stock")).to_have_count(0)
+    status, _ = call(server, "POST", f"/v1/tables/{table['table']}/moves",
+                     {"move": {"op": "draw", "from": "stock"}, "ply": 0}, table["seats"]["Beto"]["token"])
+    assert status == 200
+    # live: the watcher hears of the draw, not of the card drawn
+    expect(page.locator('#play-body .seat[data-ply="1"]')).to_be_visible()
+    expect(page.get_by_role("status").filter(has_text="Beto drew from the stock.")).to_be_visible()
     page.goto(f"{server}/?table={table['table']}#token=not-a-seat-of-this-table")
     expect(page.get_by_role("status").filter(has_text="This link is not a seat of this table.")).to_be_visible()
     page.goto(f"{server}/?table=no-such-table#play")
@@ -306,3 +317,22 @@ def test_a_table_under_the_house_rules(page: Any, server: str) -> None:
     tid = re.search(r"\?table=([A-Za-z0-9_-]+)#", url)
     assert tid is not None
     assert call(server, "GET", f"/v1/tables/{tid.group(1)}")[1]["ruleset"] == "casa"
+
+
+def test_a_socket_that_stops_answering_is_made_again(page: Any, server: str) -> None:
+    table = new_table(server)
+    phone = Phone(page, "en")
+    page.goto(table["seats"]["Ana"]["url"])
+    conn = page.locator("#play-conn")
+    expect(conn).to_have_text("Live")
+    phone.frozen = True  # the server's messages stop reaching the page, as on a phone that slept
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")  # the page checks its socket with a ping
+    expect(conn).to_have_text("Connection lost: reconnecting…", timeout=20_000)  # no pong in 10 s
+    phone.frozen = False
+    expect(conn).to_have_text("Live")
+    assert len(phone.sockets) == 2
+    # and the new socket follows the table
+    status, _ = call(server, "POST", f"/v1/tables/{table['table']}/moves",
+                     {"move": {"op": "draw", "from": "stock"}, "ply": 0}, table["seats"]["Beto"]["token"])
+    assert status == 200
+    phone.at(1)
