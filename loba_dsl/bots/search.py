@@ -28,8 +28,9 @@ turn it leads to; at the discard each candidate is worth the mean of the next tu
 
 Measured against greedy in two-player menos on duplicate deals, the play-outs have shown no edge; the endgame
 lookahead a small one, not yet confirmed on a fresh sample (``endgame=7``: +1.73 ± 0.90 points a round over 60
-deals; the README's figures, ``benchmarks/bench_search_strength.py``).  The bot sees only its view: its worlds are drawn from what the view shows and
-from its generator, never from the table's hidden cards, which it does not have.
+deals; the README's figures, ``benchmarks/bench_search_strength.py``).  The bot sees only its view: its worlds
+are drawn from what the view shows and from its generator, never from the table's hidden cards, which it does
+not have.
 """
 
 from __future__ import annotations
