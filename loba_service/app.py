@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8
+from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8, enable_disk_cache
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
 from loba_service.limits import Limits
@@ -517,7 +517,8 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if start_solvers:
+        if start_solvers:  # a real server: the shipped rulesets start from the disk cache, as every command
+            enable_disk_cache(shipped_only=True)  # (a client's house ruleset is never written to disk)
             await anyio.to_thread.run_sync(svc.pool.start)
             await anyio.to_thread.run_sync(svc.warm)
         await svc.tables.start()

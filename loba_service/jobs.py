@@ -263,6 +263,9 @@ def main() -> None:
         limit_memory(int(sys.argv[3]))
     with contextlib.suppress(OSError):
         os.nice(5)  # below the server's event loop: /healthz and quick requests get the CPU first
+    from loba_dsl import enable_disk_cache
+
+    enable_disk_cache(shipped_only=True)  # the shipped rulesets from the disk cache; a client's never written
     down = multiprocessing.connection.Connection(int(sys.argv[1]), writable=False)
     up = multiprocessing.connection.Connection(int(sys.argv[2]), readable=False)
     serve(down, up)

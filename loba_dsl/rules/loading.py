@@ -124,13 +124,14 @@ def _load(source: Source, resolver: Resolver, cached: bool) -> Ruleset:
         return hit[1]
     ruleset: Ruleset | None = None
     digests: tuple[tuple[str, str], ...] = ()
-    if _disk_on():
+    disk = _disk_on(source)
+    if disk:
         found = _disk_get(key)
         if found is not None:
             digests, ruleset = found
     if ruleset is None:
         digests, ruleset = _compile(source, resolver)
-        if _disk_on():
+        if disk:
             _disk_put(key, digests, ruleset)
     with _lock:
         _memory[key] = (digests, ruleset)
@@ -209,20 +210,25 @@ _memory: OrderedDict[str, tuple[tuple[tuple[str, str], ...], Ruleset]] = Ordered
 # ---------------------------------------------------------------- the disk cache (command line only)
 
 _disk_enabled = False
+_disk_shipped_only = False
 
 
-def enable_disk_cache(enabled: bool = True) -> None:
+def enable_disk_cache(enabled: bool = True, *, shipped_only: bool = False) -> None:
     """Let this process keep compiled rulesets on disk (the ``loba`` command does, to start fast).
 
-    The library never reads or writes the disk cache unless this was called; ``LOBA_NO_CACHE=1``
-    keeps it off even then.  See :mod:`loba_dsl.rules.disk_cache`.
+    ``shipped_only``: keep the shipped rulesets only (the service does: a house ruleset a client sends is
+    never written to the disk of the server).  The library never reads or writes the disk cache unless
+    this was called; ``LOBA_NO_CACHE=1`` keeps it off even then.  See :mod:`loba_dsl.rules.disk_cache`.
     """
-    global _disk_enabled
+    global _disk_enabled, _disk_shipped_only
     _disk_enabled = enabled
+    _disk_shipped_only = shipped_only
 
 
-def _disk_on() -> bool:
-    return _disk_enabled and not os.environ.get("LOBA_NO_CACHE")
+def _disk_on(source: Source | None = None) -> bool:
+    if not _disk_enabled or os.environ.get("LOBA_NO_CACHE"):
+        return False
+    return not _disk_shipped_only or (source is not None and source.shipped)
 
 
 def _disk_get(key: str) -> tuple[tuple[tuple[str, str], ...], Ruleset] | None:

@@ -145,7 +145,7 @@ def test_load_takes_shipped_names_only(name: str, capsys: pytest.CaptureFixture[
 def test_check_takes_a_ruleset_not_a_string() -> None:
     """Issue 8: no argument is "a name or maybe a path"."""
     with pytest.raises(TypeError):
-        check("A♣ 2♣ JOKER", "/etc/os-release")  # type: ignore[arg-type]
+        check("A♣ 2♣ JOKER", "/etc/os-release")  # type: ignore[call-overload]
     assert check("A♣ 2♣ JOKER").valid  # the default: Menos (rules.md §1, A-2-3 with a Joker)
 
 
@@ -554,3 +554,17 @@ def test_an_entry_edited_anywhere_is_never_used(disk: Path) -> None:
         assert check("A♣ 2♣ JOKER", again).points == 42
     entry.write_bytes(original)
     assert disk_cache.get(entry.stem, loading._salt(), loading._chain_unchanged) is not None
+
+
+def test_shipped_only_keeps_the_shipped_rulesets_and_never_a_house_one(disk: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service starts from the disk cache too (issue 22), but a house ruleset a client sends is never
+    written to the server's disk: ``enable_disk_cache(shipped_only=True)``."""
+    monkeypatch.setattr(loading, "_disk_shipped_only", False)  # put back after the test, whatever it sets
+    loading.enable_disk_cache(shipped_only=True)
+    load("uruguay")
+    assert len(entries(disk)) == 1
+    loads("name: casa\nextends: menos\ndescription: a client's\n")
+    assert len(entries(disk)) == 1
+    loading.clear_cache()
+    assert load("uruguay").name == "uruguay"
