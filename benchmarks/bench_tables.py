@@ -113,15 +113,16 @@ async def seat_loop(b: Bench, run: TableRun, seat: str, ws: ClientConnection) ->
             await ws.send(msgspec.json.encode({"type": "move", "move": move, "ply": ply}).decode())
 
 
-async def table_loop(b: Bench, slot: int) -> None:
+async def table_loop(b: Bench, slot: int, opening: asyncio.Semaphore) -> None:
     while not b.stopping:
         players = NAMES[:b.seats]
-        t = await asyncio.to_thread(http, b.port, "POST", "/v1/tables", {"players": players})
-        run = TableRun(t["table"], t["host_token"], {p: s["token"] for p, s in t["seats"].items()})
-        run.sent_by = {}  # type: ignore[attr-defined]
-        b.runs.append(run)
-        run.socks = [await connect(f"ws://{HOST}:{b.port}/v1/tables/{run.tid}/ws?token={run.tokens[p]}",
-                                   max_size=2**22, ping_interval=None) for p in players]
+        async with opening:  # a few tables set up at a time
+            t = await asyncio.to_thread(http, b.port, "POST", "/v1/tables", {"players": players})
+            run = TableRun(t["table"], t["host_token"], {p: s["token"] for p, s in t["seats"].items()})
+            run.sent_by = {}  # type: ignore[attr-defined]
+            run.socks = [await connect(f"ws://{HOST}:{b.port}/v1/tables/{run.tid}/ws?token={run.tokens[p]}",
+                                       max_size=2**22, ping_interval=None, open_timeout=120) for p in players]
+            b.runs.append(run)
         tasks = [asyncio.create_task(seat_loop(b, run, p, ws)) for p, ws in zip(players, run.socks, strict=True)]
         while not run.over and not b.stopping:
             await asyncio.sleep(0.05)
@@ -157,6 +158,12 @@ def verify(b: Bench) -> tuple[int, int]:
     return lost, dup
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss(pid: int) -> tuple[int, int]:
     status = Path(f"/proc/{pid}/status").read_text()
     val = {line.split(":")[0]: int(line.split()[1]) for line in status.splitlines() if line.startswith("Vm")}
@@ -166,7 +173,8 @@ def rss(pid: int) -> tuple[int, int]:
 async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
     b = Bench(port, args.seats)
     started = time.perf_counter()
-    loops = [asyncio.create_task(table_loop(b, i)) for i in range(args.tables)]
+    opening = asyncio.Semaphore(8)
+    loops = [asyncio.create_task(table_loop(b, i, opening)) for i in range(args.tables)]
     while len(b.runs) < args.tables:
         await asyncio.sleep(0.1)
         failed = [t for t in loops if t.done()]
@@ -174,10 +182,12 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
             failed[0].result()  # raises what stopped it
     ready = time.perf_counter()
     print(f"{args.tables} tables, {args.tables * args.seats} WebSockets open in {ready - started:.1f} s", flush=True)
-    moves0 = b.moves
+    moves0, cpu0, mine0 = b.moves, cpu_seconds(pid), time.process_time()
     await asyncio.sleep(args.seconds)
     moves = b.moves - moves0
     elapsed = time.perf_counter() - ready
+    cpu, mine = cpu_seconds(pid) - cpu0, time.process_time() - mine0
+    b.latencies = b.latencies[-max(1, moves):]  # the moves of the measured window
     b.stopping = True
     await asyncio.gather(*loops, return_exceptions=True)
     lat = sorted(b.latencies)
@@ -191,6 +201,9 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
           f"({len(b.runs)} tables played, {sum(r.over for r in b.runs)} rounds finished)")
     print(f"move sent -> last of {args.seats} seats has the state: p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms, "
           f"max {lat[-1] * 1000 if lat else float('nan'):.1f} ms ({len(lat)} moves timed)")
+    print(f"CPU in the window: server {cpu:.1f} s ({cpu / max(moves, 1) * 1000:.2f} ms a move), client {mine:.1f} s "
+          f"({mine / max(moves, 1) * 1000:.2f} ms a move); load average {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores")
     print(f"lost {lost}, duplicated {dup}, error messages {len(b.errors)}")
     print(f"server memory after the run: VmRSS {rss_kb / 1024:.0f} MiB, peak VmHWM {hwm_kb / 1024:.0f} MiB")
     if b.errors:
@@ -204,8 +217,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        # every seat comes from this one loopback address: the per-client connection limit is raised for it
         env = {**os.environ, "PYTHONPATH": str(ROOT), "LOBA_SERVICE_MAX_TABLES": "100000",
-               "LOBA_SERVICE_WS_RATE": "1000"}
+               "LOBA_SERVICE_WS_RATE": "1000", "LOBA_SERVICE_MAX_CONNECTIONS_PER_CLIENT": "100000",
+               "LOBA_SERVICE_MAX_CONNECTIONS": "100000"}
         proc = subprocess.Popen([sys.executable, "-c", "from loba_cli.main import main; main()", "serve", "--host",
                                  HOST, "--port", "0", "--db", str(Path(tmp) / "tables.sqlite3")],
                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)

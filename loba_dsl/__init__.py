@@ -4,7 +4,7 @@ The public API, in the order data flows (text → cards → ruleset → engine �
 
     import loba_dsl as loba
     rs = loba.load(name)                     # a shipped ruleset; loba.load_file(path), loba.loads(text)
-    loba.check("A♣ 2♣ JOKER", rs)            # CheckResult
+    loba.check(rs, "A♣ 2♣ JOKER")            # CheckResult (the ruleset first, as everywhere below)
     loba.score_round(rs, [loba.PlayerRound(...), ...], loba.RoundFacts(players=4))   # RoundScore
     loba.play_match(rs, [loba.MatchRound(...), loba.Reentry("Ana"), ...])             # MatchResult
     loba.Solver(rs).arrange(cards)           # Arrangement
@@ -18,6 +18,11 @@ and what the command line and the service build on: round and match files (``rea
 ``check_opening``, ``check_contract``), a hand as the player stands (``arrange_hand``), game records
 (``load_record``, ``dump_record``, ``replay``) and the texts for people (``check_text``, ``round_text``...).
 The ``loba`` CLI imports nothing else of the library (tests/project/test_architecture.py).
+
+One argument order: the ruleset first (``check(rs, text)``, ``read_round(rs, text)``, ``score_round(rs, ...)``),
+``ruleset=`` as a keyword everywhere; the functions that took their text first (``check(text, rs)``,
+``read_round``, ``read_match``, ``score_round_sheet``, ``play_match_sheet``, ``check_lines``, ``parse_move``)
+still do (:mod:`loba_dsl.argorder`).
 
 Every error the library raises for a user's input or ruleset is a :class:`LobaError`, whose
 ``to_dict()`` lists every problem with its file, line, column and length.

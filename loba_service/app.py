@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8
+from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8, enable_disk_cache
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
 from loba_service.limits import Limits
@@ -281,14 +281,14 @@ async def check(svc: Service, request: Request) -> Response:
     explain_all = _query_bool(request, "explain")
     req = svc.decode(bodies.CheckRequest, await svc.body(request))
     if _house(req.ruleset):  # a house ruleset's cost is the client's choice: in a solver process
-        args = (spec_of(req.ruleset), req.cards, req.lang, svc.limits, explain_all)
+        args = (spec_of(req.ruleset), req.cards, req.lang, svc.limits, explain_all, req.messages)
         return _json(await svc.in_process(request, "check", args))
     rs = await svc.ruleset(req.ruleset)
     if len(req.cards) <= 120 and not explain_all:  # a few cards under shipped rules: bounded, well under a ms
-        return _json(engine.check_one(req.cards, rs, req.lang, svc.limits))
+        return _json(engine.check_one(req.cards, rs, req.lang, svc.limits, messages=req.messages))
 
     def work(deadline: Deadline) -> dict[str, Any]:
-        return engine.check_one(req.cards, rs, req.lang, svc.limits, explain_all=explain_all)
+        return engine.check_one(req.cards, rs, req.lang, svc.limits, explain_all=explain_all, messages=req.messages)
 
     return _json(await svc.in_thread(request, work))
 
@@ -517,7 +517,8 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        if start_solvers:
+        if start_solvers:  # a real server: the shipped rulesets start from the disk cache, as every command
+            enable_disk_cache(shipped_only=True)  # (a client's house ruleset is never written to disk)
             await anyio.to_thread.run_sync(svc.pool.start)
             await anyio.to_thread.run_sync(svc.warm)
         await svc.tables.start()

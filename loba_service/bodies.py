@@ -26,6 +26,8 @@ CardsText = Annotated[str, Meta(max_length=2_000, examples=["A♣ 2♣ JOKER"],
                                             f"(at most {_L.max_cards} cards).")]
 Lang = Annotated[str, Meta(min_length=1, max_length=8, examples=["de"],
                            description="Read language-specific rank letters: de (B D K), nl (B V H), it, es.")]
+Messages = Annotated[Literal["en", "es"], Meta(description="The language of the reasons' words: en or es (card, "
+                                                             "kind and rule names stay the ruleset's own).")]
 Name = Annotated[str, Meta(min_length=1, max_length=40, examples=["Ana"])]
 SheetText = Annotated[str, Meta(max_length=_L.max_text, description="A round or match file, as `loba score` / "
                                                                     "`loba match` read it.")]
@@ -62,6 +64,7 @@ class CheckRequest(Struct, forbid_unknown_fields=True):
     cards: CardsText
     ruleset: RulesetRef = DEFAULT_RULESET
     lang: Lang | None = None
+    messages: Messages = "en"
 
 
 class Wild(Struct):

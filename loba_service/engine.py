@@ -36,13 +36,14 @@ def _count(rs: Ruleset, text: str, lang: str | None, limit: int, what: str) -> N
 
 
 def check_one(text: str, rs: Ruleset, lang: str | None, limits: Limits, *, explain_all: bool = False,
-              source: str = "<cards>") -> dict[str, Any]:
-    """``loba check --json`` for one meld; ``explain_all`` adds every kind's verdict."""
+              source: str = "<cards>", messages: str = "en") -> dict[str, Any]:
+    """``loba check --json`` for one meld; ``explain_all`` adds every kind's verdict; ``messages``: the
+    language of the reasons (``en`` or ``es``)."""
     _count(rs, text, lang, limits.max_cards, "the meld")
     result = check_meld(text, rs, lang=lang, source=source)  # no cards at all: the library's "no cards given"
-    out = result.to_dict()
+    out = result.to_dict(messages)
     if explain_all:
-        out["explain"] = kind_verdicts(rs, result.cards)
+        out["explain"] = kind_verdicts(rs, result.cards, messages)
     return out
 
 

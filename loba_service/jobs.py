@@ -138,10 +138,12 @@ def call(name: str, *args: Any) -> Any:
     return CALLS[name](*args)
 
 
-def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool) -> Any:
+def _check(spec: tuple[str, str, str], text: str, lang: str | None, limits: Any, explain_all: bool,
+           messages: str = "en") -> Any:
     from loba_service import engine
 
-    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all)
+    return engine.check_one(text, _rulesets().get_spec(spec), lang, limits, explain_all=explain_all,
+                            messages=messages)
 
 
 def _check_batch(spec: tuple[str, str, str], items: list[tuple[str, str]], lang: str | None, limits: Any,
@@ -261,6 +263,9 @@ def main() -> None:
         limit_memory(int(sys.argv[3]))
     with contextlib.suppress(OSError):
         os.nice(5)  # below the server's event loop: /healthz and quick requests get the CPU first
+    from loba_dsl import enable_disk_cache
+
+    enable_disk_cache(shipped_only=True)  # the shipped rulesets from the disk cache; a client's never written
     down = multiprocessing.connection.Connection(int(sys.argv[1]), writable=False)
     up = multiprocessing.connection.Connection(int(sys.argv[2]), readable=False)
     serve(down, up)

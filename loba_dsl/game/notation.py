@@ -175,13 +175,22 @@ def _words(lang: str) -> _Words:
 # ---------------------------------------------------------------- reading
 
 
-def parse_move(text: str, rs: Ruleset, *, players: Sequence[str] | None = None, lang: str | None = None) -> Move:
-    """The move a line of the notation names (cards as codes of ``rs``'s deck).
+def parse_move(text: str | Ruleset, ruleset: Ruleset | str | None = None, *, players: Sequence[str] | None = None,
+               lang: str | None = None) -> Move:
+    """The move a line of the notation names (cards as codes of the ruleset's deck).  The ruleset may come
+    first (the facade's one order, :mod:`loba_dsl.argorder`) or second.
 
     ``players``: the table's players, so that a name with spaces is read whole (without them the name is
     everything before the verb).  ``lang``: ``en`` or ``es``; by default either is read.  A line that is no
     move, or names a card that is not of the deck, raises :class:`~loba_dsl.game.moves.InvalidMove`.
     """
+    from loba_dsl.rules.model import Ruleset
+
+    if isinstance(text, Ruleset):
+        text, ruleset = ruleset, text  # type: ignore[assignment]
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError("parse_move() takes a line of the notation and a Ruleset")
+    rs = ruleset
     if not isinstance(text, str):
         raise InvalidMove(f"a move is a line of text, not {text!r}")
     line = " ".join(text.split()) if len(text) <= MAX_LINE else ""

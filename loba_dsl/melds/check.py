@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, check_copies
@@ -100,9 +100,19 @@ def check_cards(cards: tuple[Card, ...], ruleset: Ruleset, text: str = "") -> Ch
     return CheckResult(text, ruleset, cards, matcher_for(ruleset).match(cards))
 
 
+@overload
+def check(text: Ruleset, ruleset: str | ParsedCards, *, lang: str | None = None, source: str = "<input>",
+          line: int = 1) -> CheckResult: ...
+
+
+@overload
+def check(text: str | ParsedCards, ruleset: Ruleset | None = None, *, lang: str | None = None,
+          source: str = "<input>", line: int = 1) -> CheckResult: ...
+
+
 def check(
-    text: str | ParsedCards,
-    ruleset: Ruleset | None = None,
+    text: str | ParsedCards | Ruleset,
+    ruleset: Ruleset | str | ParsedCards | None = None,
     *,
     lang: str | None = None,
     source: str = "<input>",
@@ -113,10 +123,13 @@ def check(
 
     Bad cards, more copies of a card than the deck holds, and no cards at all raise
     :class:`~loba_dsl.errors.InputError` (or several in a ``LobaErrors``): the same "no cards given" that
-    ``loba check ""`` and ``POST /v1/check`` answer.
+    ``loba check ""`` and ``POST /v1/check`` answer.  The ruleset may come first (the facade's one order,
+    :mod:`loba_dsl.argorder`): ``check(rs, "A♣ 2♣ JOKER")``.
     """
-    if isinstance(ruleset, str):  # the old call shape: a name or maybe a path
-        raise TypeError("check() takes a Ruleset: use load(name), load_file(path) or loads(text)")
+    if isinstance(text, Ruleset):  # the ruleset first
+        text, ruleset = ruleset, text  # type: ignore[assignment]
+    if isinstance(ruleset, str | ParsedCards) or not isinstance(text, str | ParsedCards):
+        raise TypeError("check() takes the cards and a Ruleset: use load(name), load_file(path) or loads(text)")
     rs = load(DEFAULT_RULESET) if ruleset is None else ruleset
     if isinstance(text, ParsedCards):  # cards already read (with the ruleset's notation)
         check_copies(text, rs.deck, source=source, ruleset=rs.name)
@@ -135,13 +148,15 @@ def check(
     return check_cards(parsed.cards, rs, text)
 
 
-def kind_verdicts(ruleset: Ruleset, cards: tuple[Card, ...]) -> list[dict[str, Any]]:
-    """For each meld kind of the ruleset: are ``cards`` a meld of that kind, and if not, every reason."""
+def kind_verdicts(ruleset: Ruleset, cards: tuple[Card, ...], messages: str = "en") -> list[dict[str, Any]]:
+    """For each meld kind of the ruleset: are ``cards`` a meld of that kind, and if not, every reason (in the
+    language ``messages``: ``en`` or ``es``)."""
     m = matcher_for(ruleset)
     out = []
     for spec in m.specs:
         o = m.match(cards, (spec,))
-        out.append({"kind": spec.name, "valid": o.valid, "reasons": [explain(ruleset, f) for f in o.failures]})
+        out.append({"kind": spec.name, "valid": o.valid,
+                    "reasons": [explain(ruleset, f, messages) for f in o.failures]})
     return out
 
 
@@ -162,20 +177,24 @@ def _within_copies(cards: tuple[Card, ...], rs: Ruleset) -> bool:
 
 
 def check_lines(
-    lines: Iterator[str] | list[str], ruleset: Ruleset, *, lang: str | None = None, source: str = "<input>"
+    lines: Iterator[str] | list[str] | Ruleset, ruleset: Ruleset | Iterator[str] | list[str] | None = None, *,
+    lang: str | None = None, source: str = "<input>"
 ) -> Iterator[CheckResult | Exception]:
-    """Check one meld per line; blank lines and ``#`` comments are skipped.
+    """Check one meld per line; blank lines and ``#`` comments are skipped.  The ruleset may come first (the
+    facade's one order, :mod:`loba_dsl.argorder`) or second.
 
     Yields a result, or the input error of that line, so a batch reports
     every line.
     """
+    from loba_dsl.argorder import ruleset_first
     from loba_dsl.errors import LobaError
 
-    for number, raw in enumerate(lines, start=1):
+    rs, given = ruleset_first(lines, ruleset, None, "check_lines")
+    for number, raw in enumerate(given, start=1):
         text = raw.rstrip("\n")
         if not text.strip() or text.lstrip().startswith("#"):
             continue
         try:
-            yield check(text, ruleset, lang=lang, source=source, line=number)
+            yield check(text, rs, lang=lang, source=source, line=number)
         except LobaError as e:
             yield e

@@ -7,8 +7,9 @@ of this user that nobody else may write (it is created with mode 0700; otherwise
 used).  Entries are written to a new temporary file (``O_CREAT | O_EXCL | O_NOFOLLOW``, a random
 name) and renamed into place, so concurrent writers all succeed and no planted link is followed.
 An entry is named by a hash of the asked-for file's content, what its ``extends`` may reach, the
-package's compiling code, grammar and schema; it also lists every parent file's hash, checked
-before use.  Anything stale, foreign, corrupt or not ours is a miss and is rebuilt.
+package's compiling code, grammar and schema (their bytes); it also lists every parent file's hash,
+checked before use, and carries a digest of its whole content (:func:`seal`), recomputed before use.
+Anything stale, edited, foreign, corrupt or not ours is a miss and is rebuilt.
 
 >>> from loba_dsl.dsl.ast import Pos
 >>> encode((Pos(1, 2, 3), frozenset([4])))
@@ -41,9 +42,9 @@ from loba_dsl.rules.model import Ruleset
 if TYPE_CHECKING:
     from pathlib import Path as FilePath
 
-__all__ = ["CacheEntryError", "cache_dir", "decode", "encode", "get", "put"]
+__all__ = ["CacheEntryError", "cache_dir", "decode", "encode", "get", "put", "seal"]
 
-FORMAT = "loba-dsl-ruleset-json-1"
+FORMAT = "loba-dsl-ruleset-json-2"
 """The layout of an entry; an entry of another layout is a miss."""
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 """A larger entry is not read."""
@@ -133,6 +134,8 @@ def get(key: str, salt: str, unchanged: Callable[[Digests], bool]) -> tuple[Dige
             return None
         if entry.get("salt") != salt:
             return None
+        if entry.get("digest") != seal(key, salt, entry["files"], entry["ruleset"]):
+            return None  # edited or damaged since it was written: every byte of it is checked before use
         digests = tuple((str(i), str(d)) for i, d in entry["files"])
         if not unchanged(digests):
             return None
@@ -140,6 +143,16 @@ def get(key: str, salt: str, unchanged: Callable[[Digests], bool]) -> tuple[Dige
     except Exception:  # a corrupt, foreign or old entry is only a miss; it is rebuilt
         return None
     return (digests, ruleset) if isinstance(ruleset, Ruleset) else None
+
+
+def seal(key: str, salt: str, files: Any, body: Any) -> str:
+    """The SHA-256 of an entry's content (its key, salt, parent files and encoded ruleset, as one canonical
+    JSON text), which :func:`get` recomputes before it uses the entry: an entry edited by hand or damaged
+    on disk is a miss, never a ruleset that answers wrongly."""
+    from loba_dsl.rules.sources import sha256_hex
+
+    text = json.dumps([key, salt, files, body], ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return sha256_hex(text.encode("utf-8", "surrogatepass"))
 
 
 def temp_name(key: str) -> str:
@@ -151,14 +164,16 @@ def temp_name(key: str) -> str:
 
 def put(key: str, salt: str, digests: Digests, ruleset: Ruleset) -> None:
     """Write the entry ``key`` atomically; any problem only means it is not kept."""
+    files = [list(d) for d in digests]
     try:
         body = encode(ruleset)
-    except (Unencodable, RecursionError):
+        digest = seal(key, salt, files, body)
+    except (Unencodable, RecursionError, ValueError):
         return  # a ruleset that is not plain data is simply not kept on disk
     folder = own_folder(create=True)
     if folder is None:
         return
-    entry = {"format": FORMAT, "key": key, "salt": salt, "files": [list(d) for d in digests], "ruleset": body}
+    entry = {"format": FORMAT, "key": key, "salt": salt, "files": files, "ruleset": body, "digest": digest}
     data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
     tmp = os.path.join(folder, temp_name(key))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)

@@ -44,6 +44,7 @@ from loba_dsl.rules.sources import (
     Source,
     file_source,
     read_regular,
+    sha256,
     sha256_hex,
     shipped_names,
     shipped_source,
@@ -123,13 +124,14 @@ def _load(source: Source, resolver: Resolver, cached: bool) -> Ruleset:
         return hit[1]
     ruleset: Ruleset | None = None
     digests: tuple[tuple[str, str], ...] = ()
-    if _disk_on():
+    disk = _disk_on(source)
+    if disk:
         found = _disk_get(key)
         if found is not None:
             digests, ruleset = found
     if ruleset is None:
         digests, ruleset = _compile(source, resolver)
-        if _disk_on():
+        if disk:
             _disk_put(key, digests, ruleset)
     with _lock:
         _memory[key] = (digests, ruleset)
@@ -157,22 +159,31 @@ _COMPILING = (".", "cards", "dsl", "grammar", "rules", "rulesets")
 
 @functools.cache
 def _salt() -> str:
-    """What else a compiled ruleset depends on: the cache layout (``CACHE_VERSION``), the bytes of the
-    grammar and the schema, and the code that compiles it (each module's size and modification time,
-    which stand for the package version and catch an edited checkout too), so that no entry compiled
-    by other code or rules of the language is ever used."""
-    root = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # os.path, not pathlib (issue 11)
-    parts = [f"{CACHE_VERSION}\0".encode()]
+    """What else a compiled ruleset depends on: the cache layout (``CACHE_VERSION``) and the bytes of the
+    code that compiles it, its grammar and its schema (each file's content, not its size and modification
+    time, which an edit may keep: issue 26), so that no entry compiled by other code or rules of the
+    language is ever used.  Reading and hashing those ~30 files costs about a millisecond of each start."""
+    return code_digest(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))  # os.path: issue 11
+
+
+def code_digest(root: str) -> str:
+    """The SHA-256 of ``CACHE_VERSION`` and the content of the compiling files under ``root`` (the
+    package's folder): its modules, grammars and schema in :data:`_COMPILING`, by name and bytes."""
+    digest = sha256(f"{CACHE_VERSION}\0".encode())
     for folder in _COMPILING:
         for name in sorted(os.listdir(os.path.join(root, folder))):
-            path = os.path.join(root, folder, name)
-            if name.endswith(".lark") or name == "schema.json":
-                with open(path, "rb") as f:
-                    parts.append(f"{folder}/{name}\0".encode() + f.read())
-            elif name.endswith(".py"):
-                info = os.stat(path)
-                parts.append(f"{folder}/{name}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-    return sha256_hex(b"".join(parts))
+            if name.endswith((".py", ".lark")) or name == "schema.json":
+                fd = os.open(os.path.join(root, folder, name), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                try:
+                    chunks = []
+                    while chunk := os.read(fd, 1 << 20):
+                        chunks.append(chunk)
+                finally:
+                    os.close(fd)
+                data = b"".join(chunks)
+                digest.update(f"{folder}/{name}\0{len(data)}\0".encode())
+                digest.update(data)
+    return str(digest.hexdigest())
 
 
 def _key(source: Source, resolver: Resolver) -> str:
@@ -199,20 +210,25 @@ _memory: OrderedDict[str, tuple[tuple[tuple[str, str], ...], Ruleset]] = Ordered
 # ---------------------------------------------------------------- the disk cache (command line only)
 
 _disk_enabled = False
+_disk_shipped_only = False
 
 
-def enable_disk_cache(enabled: bool = True) -> None:
+def enable_disk_cache(enabled: bool = True, *, shipped_only: bool = False) -> None:
     """Let this process keep compiled rulesets on disk (the ``loba`` command does, to start fast).
 
-    The library never reads or writes the disk cache unless this was called; ``LOBA_NO_CACHE=1``
-    keeps it off even then.  See :mod:`loba_dsl.rules.disk_cache`.
+    ``shipped_only``: keep the shipped rulesets only (the service does: a house ruleset a client sends is
+    never written to the disk of the server).  The library never reads or writes the disk cache unless
+    this was called; ``LOBA_NO_CACHE=1`` keeps it off even then.  See :mod:`loba_dsl.rules.disk_cache`.
     """
-    global _disk_enabled
+    global _disk_enabled, _disk_shipped_only
     _disk_enabled = enabled
+    _disk_shipped_only = shipped_only
 
 
-def _disk_on() -> bool:
-    return _disk_enabled and not os.environ.get("LOBA_NO_CACHE")
+def _disk_on(source: Source | None = None) -> bool:
+    if not _disk_enabled or os.environ.get("LOBA_NO_CACHE"):
+        return False
+    return not _disk_shipped_only or (source is not None and source.shipped)
 
 
 def _disk_get(key: str) -> tuple[tuple[tuple[str, str], ...], Ruleset] | None:

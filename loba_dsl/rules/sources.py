@@ -54,6 +54,7 @@ __all__ = [
     "Source",
     "file_source",
     "read_regular",
+    "sha256",
     "sha256_hex",
     "shipped_dir",
     "shipped_names",

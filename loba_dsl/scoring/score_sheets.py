@@ -21,7 +21,7 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, Span
@@ -39,6 +39,8 @@ from loba_dsl.scoring.model import (
     RoundFacts,
 )
 from loba_dsl.scoring.rounds import RoundScore, score_round
+
+T = TypeVar("T")
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
@@ -101,21 +103,26 @@ def place(error: LobaError, places: Mapping[Part, Location]) -> LobaError:
     return placed[0] if len(placed) == 1 else LobaErrors(placed)
 
 
-def score_round_sheet(sheet: RoundSheet, ruleset: Ruleset) -> RoundScore:
-    """Score a parsed round file; an error is raised at its ``file:line:col``."""
+def score_round_sheet(sheet: RoundSheet | Ruleset, ruleset: Ruleset | RoundSheet | None = None) -> RoundScore:
+    """Score a parsed round file; an error is raised at its ``file:line:col``.  The ruleset may come first
+    (the facade's one order, :mod:`loba_dsl.argorder`) or second."""
+    rs, read = _ruleset_and(sheet, ruleset, "score_round_sheet", RoundSheet)
     try:
-        return score_round(ruleset, sheet.players, sheet.facts)
+        return score_round(rs, read.players, read.facts)
     except LobaError as e:
-        raise place(e, sheet.places) from None
+        raise place(e, read.places) from None
 
 
-def play_match_sheet(sheet: MatchSheet, ruleset: Ruleset, *, target: int | None = None) -> MatchResult:
-    """Play a parsed match file; ``target`` overrides the file's ``target:`` line, which overrides the ruleset's."""
+def play_match_sheet(sheet: MatchSheet | Ruleset, ruleset: Ruleset | MatchSheet | None = None, *,
+                     target: int | None = None) -> MatchResult:
+    """Play a parsed match file; ``target`` overrides the file's ``target:`` line, which overrides the ruleset's.
+    The ruleset may come first (the facade's one order, :mod:`loba_dsl.argorder`) or second."""
+    rs, read = _ruleset_and(sheet, ruleset, "play_match_sheet", MatchSheet)
     try:
-        return play_match(ruleset, sheet.events, players=sheet.players,
-                          target=target if target is not None else sheet.target)
+        return play_match(rs, read.events, players=read.players,
+                          target=target if target is not None else read.target)
     except LobaError as e:
-        raise place(e, sheet.places) from None
+        raise place(e, read.places) from None
 
 
 # ---------------------------------------------------------------- parsing
@@ -165,6 +172,16 @@ def _parser() -> Lark:
 
     text = resources.files("loba_dsl").joinpath("grammar/sheet.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", lexer="contextual", start=["round", "match"], propagate_positions=True)
+
+
+def _ruleset_and(first: object, second: object, what: str, kind: type[T]) -> tuple[Ruleset, T]:
+    """The ruleset and the other argument, given in either order (:func:`loba_dsl.argorder.ruleset_first`)."""
+    from loba_dsl.argorder import ruleset_first
+
+    rs, other = ruleset_first(first, second, None, what)
+    if rs is None or not isinstance(other, kind):
+        raise TypeError(f"{what}() takes a ruleset and a {kind.__name__}")
+    return rs, other
 
 
 def going_out_scores(ruleset: Ruleset) -> tuple[str, int] | None:
@@ -274,18 +291,21 @@ class _Reader:
 
 
 
-def read_round(text: str, ruleset: Ruleset, *, source: str = "<round>", lang: str | None = None) -> RoundSheet:
-    """Parse a round file (or a bare hand) into a :class:`RoundSheet`."""
-    reader = _Reader(text, source, ruleset, lang)
-    if is_bare_hand(text):
+def read_round(text: str | Ruleset, ruleset: Ruleset | str | None = None, *, source: str = "<round>",
+               lang: str | None = None) -> RoundSheet:
+    """Parse a round file (or a bare hand) into a :class:`RoundSheet`; the ruleset may come first (the
+    facade's one order, :mod:`loba_dsl.argorder`) or second."""
+    rs, given = _ruleset_and(text, ruleset, "read_round", str)
+    reader = _Reader(given, source, rs, lang)
+    if is_bare_hand(given):
         # Blank out comments, keeping every column where it is.
-        bare = "\n".join(line.split("#", 1)[0].ljust(len(line)) for line in text.split("\n"))
+        bare = "\n".join(line.split("#", 1)[0].ljust(len(line)) for line in given.split("\n"))
         parsed = reader.notation.parse(bare, source=source)
         draft = _Draft(reader.at(1, 1), [_Entry("hand", reader.at(1, 1), hand=parsed.cards, hand_spans=parsed.spans)])
         places: dict[Part, Location] = {}
         players = _players(reader, draft, None, places)
         # One hand: at least as many players as the ruleset's minimum.
-        return RoundSheet(players, RoundFacts(max(1, ruleset.players.min)), places, bare=True)
+        return RoundSheet(players, RoundFacts(max(1, rs.players.min)), places, bare=True)
     tree = reader.parse("round")
     draft = _Draft(reader.at(1, 1))
     for item in tree.children:
@@ -298,15 +318,18 @@ def read_round(text: str, ruleset: Ruleset, *, source: str = "<round>", lang: st
     n = draft.n_players or len(players)
     if draft.n_players is None:
         # Not said: the players listed, and at least as many as the ruleset's minimum.
-        n = max(n, ruleset.players.min)
+        n = max(n, rs.players.min)
     return RoundSheet(players, RoundFacts(n, draft.number or 1, draft.stock_out), places)
 
 
-def read_match(text: str, ruleset: Ruleset, *, source: str = "<match>", lang: str | None = None) -> MatchSheet:
-    """Parse a match file into a :class:`MatchSheet`."""
+def read_match(text: str | Ruleset, ruleset: Ruleset | str | None = None, *, source: str = "<match>",
+               lang: str | None = None) -> MatchSheet:
+    """Parse a match file into a :class:`MatchSheet`; the ruleset may come first (the facade's one order,
+    :mod:`loba_dsl.argorder`) or second."""
+    rs, given = _ruleset_and(text, ruleset, "read_match", str)
     from lark import Tree
 
-    reader = _Reader(text, source, ruleset, lang)
+    reader = _Reader(given, source, rs, lang)
     tree = reader.parse("match")
     names: list[str] | None = None
     target: int | None = None

@@ -1,6 +1,6 @@
 // The meld checker: cards tapped on the picker or typed, checked by POST /v1/check at every change.
 import { isAbort, Latest } from "./api.js";
-import { onLang, t } from "./i18n.js";
+import { lang, onLang, t } from "./i18n.js";
 import { appendCard, el, Picker, removeLast } from "./picker.js";
 import { deckOf, describe, fillSelect, onHouse, refOf } from "./rulesets.js";
 
@@ -90,7 +90,8 @@ export function initCheck() {
       return;
     }
     try {
-      const r = await latest.run("POST", "/v1/check", { cards, ruleset: refOf(choice) });
+      // the reasons come in the page's language (card, kind and rule names stay the ruleset's own)
+      const r = await latest.run("POST", "/v1/check", { cards, ruleset: refOf(choice), messages: lang() });
       last = { kind: "result", value: r };
     } catch (e) {
       if (isAbort(e)) return;
@@ -129,6 +130,7 @@ export function initCheck() {
     desc.textContent = describe(choice);
     picker.render();
     render();
+    if (input.value.trim()) changed(); // the reasons again, in the new language
   });
   const ready = loadDeck();
   render();

@@ -15,6 +15,7 @@ const FATAL_CLOSE = { 4403: "play.forbidden", 4404: "play.gone", 4410: "play.gon
 const EVENTS = new Set(["drew", "took_pile", "melded", "laid_off", "replaced", "moved_wild", "discarded", "went_out",
   "round_over", "stock_out", "reshuffle", "new_round", "reentered", "stayed_out", "undone"]);
 const PING_MS = 60000;
+const PONG_MS = 10000;
 const LOG_MAX = 60;
 
 function sameCards(a, b) {
@@ -49,6 +50,7 @@ export class Seat {
     this.ws = null;
     this.retry = 0;
     this.pingTimer = 0;
+    this.pongTimer = 0;
     this.retryTimer = 0;
     this.saved = null; // the record's file name, once downloaded
     this.build();
@@ -136,13 +138,15 @@ export class Seat {
     ws.addEventListener("open", () => {
       if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.retry = 0;
-      this.pingTimer = window.setInterval(() => {
-        if (ws.readyState === WebSocket.OPEN) ws.send('{"type":"ping"}');
-      }, PING_MS);
+      this.pingTimer = window.setInterval(() => this.ping(), PING_MS);
     });
-    ws.addEventListener("message", (e) => this.message(e.data));
+    ws.addEventListener("message", (e) => {
+      window.clearTimeout(this.pongTimer);
+      this.message(e.data);
+    });
     ws.addEventListener("close", (e) => {
       window.clearInterval(this.pingTimer);
+      window.clearTimeout(this.pongTimer);
       if (this.ws !== ws) return;
       this.ws = null;
       if (FATAL_CLOSE[e.code]) {
@@ -162,8 +166,33 @@ export class Seat {
     this.retryTimer = window.setTimeout(() => this.connect(), delay);
   }
 
+  // A ping the server answers within PONG_MS, or the connection is taken for dead (a phone that slept may
+  // hold a socket that no longer reaches anything) and made again.
+  ping() {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    ws.send('{"type":"ping"}');
+    window.clearTimeout(this.pongTimer);
+    this.pongTimer = window.setTimeout(() => this.drop(ws), PONG_MS);
+  }
+
+  drop(ws) {
+    if (this.ws !== ws) return;
+    this.ws = null; // its close event, whenever it comes, is ignored
+    window.clearInterval(this.pingTimer);
+    try {
+      ws.close();
+    } catch (e) {
+      // closed already
+    }
+    this.setConn("reconnecting");
+    this.reconnectLater();
+  }
+
   connectNow() {
-    if (!this.ws && !this.fatal && this.conn !== "connecting") {
+    if (this.ws) {
+      this.ping();
+    } else if (!this.fatal && this.conn !== "connecting") {
       this.retry = 0;
       this.connect();
     }
@@ -192,7 +221,8 @@ export class Seat {
       this.noteEvents(msg.events || []);
       this.apply(msg.view);
     } else if (msg.type === "illegal") {
-      this.problem = { kind: "illegal", text: t("play.illegal"), items: (msg.reasons || []).map((r) => r.message) };
+      this.problem = { kind: "illegal", text: t("play.illegal"), items: (msg.reasons || []).map((r) => r.message),
+        at: this.view ? this.view.ply : undefined };
       this.render();
     } else if (msg.type === "error") {
       this.problem = { kind: "error", text: t("err.title"), items: [String(msg.detail || msg.code)] };
@@ -216,6 +246,8 @@ export class Seat {
 
   // A new view: the hand sorted, the selection kept where its cards are still held.
   apply(view) {
+    // a refusal, a stale screen or a note is about the table as it was: gone once the table moves on
+    if (this.problem && this.problem.at !== undefined && this.problem.at !== view.ply) this.problem = null;
     const before = this.selected.size ? [...this.selected].map((i) => this.hand[i]) : [];
     this.view = view;
     this.hand = [...(view.hand || [])].sort((a, b) => this.info(a).key - this.info(b).key || (a < b ? -1 : a > b ? 1 : 0));
@@ -260,14 +292,16 @@ export class Seat {
     } catch (e) {
       const items = (e.items || []).map((i) => i.message);
       if (e.status === 409) {
-        this.problem = { kind: "stale", text: t("play.stale"), items: [] };
+        const problem = { kind: "stale", text: t("play.stale"), items: [] };
         try {
           this.apply(await api("GET", this.path, undefined, undefined, this.token));
+          problem.at = this.view.ply;
         } catch (e2) {
           // the socket brings the table's state when it is back
         }
+        this.problem = problem;
       } else if (e.status === 422) {
-        this.problem = { kind: "illegal", text: t("play.illegal"), items };
+        this.problem = { kind: "illegal", text: t("play.illegal"), items, at: this.view.ply };
       } else {
         this.problem = { kind: "error", text: t("err.title"), items };
       }
@@ -278,7 +312,7 @@ export class Seat {
   }
 
   note(text) {
-    this.problem = { kind: "note", text, items: [] };
+    this.problem = { kind: "note", text, items: [], at: this.view ? this.view.ply : undefined };
     this.chooser = null;
     this.render();
   }

@@ -185,6 +185,15 @@ async def _socket(tables: Tables, ws: WebSocket) -> None:
                 conn.push(_error(413, "too-large", f"a message is at most {cfg.ws_max_message} bytes"))
                 first = False
                 continue
+            if entry.live.id not in tables.tables:  # forgotten after a store failure: reload it as stored
+                entry.conns.discard(conn)
+                try:
+                    entry = await tables.get(entry.live.id)
+                except ServiceError as e:
+                    conn.push(_error(e.status, e.slug, e.detail))
+                    conn.close(4000 + e.status if e.status == 404 else 1011, e.title[:100])
+                    break
+                entry.conns.add(conn)
             entry = tables.tables.get(entry.live.id, entry)
             who_now = _handle(tables, entry, conn, raw, first)
             first = False

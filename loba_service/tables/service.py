@@ -77,6 +77,9 @@ class Tables:
         self._store: Store | None = None
         self.tables: dict[str, Entry] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._dropped: dict[str, Entry] = {}
+        """Entries forgotten because the store and the memory disagreed: their connections move to the reloaded
+        entry."""
         self.accepted = 0
         """Actions accepted since the process started."""
 
@@ -171,7 +174,16 @@ class Tables:
                 raise _broken(table_id, f"replaying it gives another game at ply {ply}")
         entry = Entry(live, row.host_hash, row.seat_hashes)
         self.tables[table_id] = entry
+        old = self._dropped.pop(table_id, None)
+        if old is not None:  # the connections that watched the forgotten copy follow the table as stored
+            entry.conns |= old.conns
+            self.broadcast(entry)
         return entry
+
+    def _drop(self, table_id: str) -> None:
+        entry = self.tables.pop(table_id, None)
+        if entry is not None:
+            self._dropped[table_id] = entry
 
     # ------------------------------------------------------------ playing
 
@@ -199,10 +211,10 @@ class Tables:
         try:
             self.store.append(live.id, before, live.ply, stored, live.digest, live.finished)
         except Stale:  # another process took this ply: forget this copy, reload from the store next time
-            self.tables.pop(live.id, None)
+            self._drop(live.id)
             raise stale(ply, -1) from None
         except Exception:
-            self.tables.pop(live.id, None)  # the memory is ahead of the store: reload it from the store
+            self._drop(live.id)  # the memory is ahead of the store: reload it from the store
             log.exception("table %s: the store refused an action", live.id)
             raise ServiceError(503, "store-failed", "The table could not be saved",
                                "the move could not be written to the database; it was not played",
@@ -248,7 +260,7 @@ class Tables:
         if gone:
             self.store.delete(gone)
             for table_id in gone:
-                entry = self.tables.pop(table_id, None)
+                entry = self.tables.pop(table_id, None) or self._dropped.pop(table_id, None)
                 if entry is not None:
                     for conn in list(entry.conns):
                         conn.close(4410, "the table was removed")

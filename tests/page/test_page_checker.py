@@ -59,6 +59,16 @@ def test_typing_a_legal_and_an_illegal_meld(page: Any, server: str) -> None:
     expect(status).to_contain_text("not a legal meld")
 
 
+def test_reasons_follow_the_page_language(page: Any, server: str) -> None:
+    go(page, server)
+    cards = page.get_by_role("textbox", name="Cards")
+    status = page.get_by_role("status").first
+    cards.fill("7♠ 7♥ JOKER")  # seed 004: "A Joker cannot appear in a pierna; piernas must be natural."
+    expect(status.get_by_role("listitem").filter(has_text="pierna")).to_contain_text("no wild cards")
+    page.get_by_role("button", name="Español").click()
+    expect(status.get_by_role("listitem").filter(has_text="pierna")).to_contain_text("no admite comodines")
+
+
 def test_unreadable_cards_are_explained_in_words(page: Any, server: str) -> None:
     go(page, server)
     page.get_by_role("textbox", name="Cards").fill("7♠ XX")

@@ -317,3 +317,22 @@ def test_a_table_under_the_house_rules(page: Any, server: str) -> None:
     tid = re.search(r"\?table=([A-Za-z0-9_-]+)#", url)
     assert tid is not None
     assert call(server, "GET", f"/v1/tables/{tid.group(1)}")[1]["ruleset"] == "casa"
+
+
+def test_a_socket_that_stops_answering_is_made_again(page: Any, server: str) -> None:
+    table = new_table(server)
+    phone = Phone(page, "en")
+    page.goto(table["seats"]["Ana"]["url"])
+    conn = page.locator("#play-conn")
+    expect(conn).to_have_text("Live")
+    phone.frozen = True  # the server's messages stop reaching the page, as on a phone that slept
+    page.evaluate("() => window.dispatchEvent(new Event('online'))")  # the page checks its socket with a ping
+    expect(conn).to_have_text("Connection lost: reconnecting…", timeout=20_000)  # no pong in 10 s
+    phone.frozen = False
+    expect(conn).to_have_text("Live")
+    assert len(phone.sockets) == 2
+    # and the new socket follows the table
+    status, _ = call(server, "POST", f"/v1/tables/{table['table']}/moves",
+                     {"move": {"op": "draw", "from": "stock"}, "ply": 0}, table["seats"]["Beto"]["token"])
+    assert status == 200
+    phone.at(1)

@@ -125,3 +125,31 @@ def test_the_referee_from_the_facade() -> None:
     table.play(loba.parse_move("Beto draws stock", rs, players=table.players))
     card = rs.deck.name(table.view("Beto").hand[0])
     assert loba.format_move(loba.parse_move(f"Beto discards {card}", rs), rs) == f"Beto discards {card}"
+
+
+def test_one_argument_order_the_ruleset_first_and_the_old_order_kept() -> None:
+    # The facade's one order is the ruleset first, as score_round and play_match take it; ruleset= works as a
+    # keyword everywhere, and the functions that took their text first still do.  rules.md §1: A♣ 2♣ JOKER is
+    # an escalera; Beto's JOKER A♠ K♦ 7♣ in hand costs 25 + 15 + 10 + 7 = 57; 7♠ 7♥ 7♦ is a pierna.
+    rs = loba.load("menos")
+    for result in (loba.check(rs, "A♣ 2♣ JOKER"), loba.check("A♣ 2♣ JOKER", rs),
+                   loba.check("A♣ 2♣ JOKER", ruleset=rs), loba.check(ruleset=rs, text="A♣ 2♣ JOKER")):
+        assert result.kind == "escalera"
+    sheet = "player Ana: went out\n  table: 7♠ 7♥ 7♦ | 4♣ 5♣ 6♣\nplayer Beto\n  hand: JOKER A♠ K♦ 7♣\n"
+    for read in (loba.read_round(rs, sheet), loba.read_round(sheet, rs), loba.read_round(sheet, ruleset=rs)):
+        for scored in (loba.score_round_sheet(rs, read), loba.score_round_sheet(read, rs),
+                       loba.score_round_sheet(read, ruleset=rs)):
+            assert [p.score for p in scored.players] == [0, 57]
+    match = "players: Ana, Beto\nround 1\n  Ana: out\n  Beto: 34\n"
+    for read_m in (loba.read_match(rs, match), loba.read_match(match, rs)):
+        assert loba.play_match_sheet(rs, read_m).to_dict() == loba.play_match_sheet(read_m, rs).to_dict()
+    lines = ["7♠ 7♥ 7♦", "# a comment", "A♣ 2♣ JOKER"]
+    kinds = [[r.kind for r in loba.check_lines(*args) if isinstance(r, loba.CheckResult)]
+             for args in ((rs, lines), (lines, rs))]
+    assert kinds == [["pierna", "escalera"]] * 2
+    assert loba.parse_move(rs, "Beto draws stock") == loba.parse_move("Beto draws stock", rs) == loba.parse_move(
+        "Beto draws stock", ruleset=rs)
+    assert loba.score_round(ruleset=rs, players=[loba.PlayerRound("Ana", (), (), True)],
+                            facts=loba.RoundFacts(players=2)).players[0].score == 0
+    with pytest.raises(TypeError):
+        loba.check(rs, rs)  # type: ignore[call-overload]

@@ -145,7 +145,7 @@ def test_load_takes_shipped_names_only(name: str, capsys: pytest.CaptureFixture[
 def test_check_takes_a_ruleset_not_a_string() -> None:
     """Issue 8: no argument is "a name or maybe a path"."""
     with pytest.raises(TypeError):
-        check("A♣ 2♣ JOKER", "/etc/os-release")  # type: ignore[arg-type]
+        check("A♣ 2♣ JOKER", "/etc/os-release")  # type: ignore[call-overload]
     assert check("A♣ 2♣ JOKER").valid  # the default: Menos (rules.md §1, A-2-3 with a Joker)
 
 
@@ -501,3 +501,70 @@ def test_a_loaded_ruleset_cannot_be_edited_by_one_caller_for_the_next() -> None:
     mine = copy.deepcopy(rs.document)  # a copy is the caller's own, to edit freely
     mine["deal"]["cards"] = 11
     assert mine["deal"]["cards"] == 11 and load("menos").document["deal"]["cards"] == 9
+
+
+def test_the_cache_key_is_the_compiling_code_itself(tmp_path: Path) -> None:
+    """Issue 26: the key stood for the code by each module's size and modification time, so an edit that
+    kept both (a digit changed, the time put back) went on using entries the old code compiled."""
+    import shutil
+
+    root = tmp_path / "pkg"
+    for folder in loading._COMPILING:
+        source = ROOT / "loba_dsl" / folder
+        target = root / folder
+        target.mkdir(parents=True, exist_ok=True)
+        for f in source.iterdir():
+            if f.is_file():
+                shutil.copy2(f, target / f.name)
+    before = loading.code_digest(str(root))
+    module = root / "rules" / "compiler.py"
+    text = module.read_text(encoding="utf-8")
+    st = module.stat()
+    edited = text.replace("MAX_", "MIN_", 1)
+    assert len(edited) == len(text) and edited != text
+    module.write_text(edited, encoding="utf-8")
+    os.utime(module, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert module.stat().st_size == st.st_size and module.stat().st_mtime_ns == st.st_mtime_ns
+    assert loading.code_digest(str(root)) != before
+    module.write_text(text, encoding="utf-8")
+    assert loading.code_digest(str(root)) == before  # content, not time: the same bytes, the same key
+
+
+def test_an_entry_edited_anywhere_is_never_used(disk: Path) -> None:
+    """Issue 26: of 80 entries with one digit edited, 7 gave wrong answers and 4 internal errors.  Every
+    digit of a cached Más ruleset edited in turn (eighty of them, seeded): each edited entry is a miss
+    (its digest no longer matches) and the ruleset loaded is the one compiled from its YAML."""
+    import random
+
+    fresh = load("mas", cached=False)
+    load("mas")
+    (entry,) = entries(disk)
+    original = entry.read_bytes()
+    body_start = original.index(b'"ruleset"')
+    digits = [i for i in range(body_start, len(original)) if original[i:i + 1].isdigit()]
+    rnd = random.Random(26)
+    for i in rnd.sample(digits, 80):
+        edited = original[:i] + str((int(original[i:i + 1]) + rnd.randint(1, 9)) % 10).encode() + original[i + 1:]
+        entry.write_bytes(edited)
+        assert disk_cache.get(entry.stem, loading._salt(), loading._chain_unchanged) is None, i
+        loading.clear_cache()
+        again = load("mas")
+        assert same_ruleset(again, fresh), i
+        # rules.md §2: Más scores meld cards positively (Menos's values): A 15 + 2 + Joker 25.
+        assert check("A♣ 2♣ JOKER", again).points == 42
+    entry.write_bytes(original)
+    assert disk_cache.get(entry.stem, loading._salt(), loading._chain_unchanged) is not None
+
+
+def test_shipped_only_keeps_the_shipped_rulesets_and_never_a_house_one(disk: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The service starts from the disk cache too (issue 22), but a house ruleset a client sends is never
+    written to the server's disk: ``enable_disk_cache(shipped_only=True)``."""
+    monkeypatch.setattr(loading, "_disk_shipped_only", False)  # put back after the test, whatever it sets
+    loading.enable_disk_cache(shipped_only=True)
+    load("uruguay")
+    assert len(entries(disk)) == 1
+    loads("name: casa\nextends: menos\ndescription: a client's\n")
+    assert len(entries(disk)) == 1
+    loading.clear_cache()
+    assert load("uruguay").name == "uruguay"

@@ -119,6 +119,22 @@ def test_check_explain_gives_every_kind(client: TestClient) -> None:
     assert_problem(client.post("/v1/check?explain=maybe", json={"cards": "A♣ 2♣ JOKER"}), 422, "bad-query")
 
 
+def test_check_reasons_in_spanish(client: TestClient) -> None:
+    """rules.md §1: a menos pierna takes no wild; asked with ``messages: es`` the same reasons come in Spanish
+    (the page's language), every other key the same; a language the service does not speak is a 422."""
+    english = client.post("/v1/check", json={"cards": "7♠ 7♥ JOKER"}).json()
+    spanish = client.post("/v1/check", json={"cards": "7♠ 7♥ JOKER", "messages": "es"}).json()
+    assert {k: v for k, v in english.items() if k != "reasons"} == {k: v for k, v in spanish.items() if k != "reasons"}
+    pierna = next(x for x in spanish["reasons"] if x.startswith("pierna: "))
+    assert "no admite comodines, pero JOKER haría de comodín" in pierna and "menos.yaml:" in pierna
+    every = client.post("/v1/check?explain=true", json={"cards": "7♠ 7♥ JOKER", "messages": "es"}).json()
+    assert any("no admite comodines" in x for v in every["explain"] for x in v["reasons"])
+    house = {"yaml": "name: casa\nextends: menos\n"}  # a house ruleset is checked in a solver process
+    sent = client.post("/v1/check", json={"cards": "7♠ 7♥ JOKER", "ruleset": house, "messages": "es"}).json()
+    assert any("no admite comodines" in x for x in sent["reasons"])
+    assert_problem(client.post("/v1/check", json={"cards": "7♠ 7♥ JOKER", "messages": "fr"}), 422)
+
+
 def test_check_bad_cards_are_located(client: TestClient) -> None:
     body = assert_problem(client.post("/v1/check", json={"cards": "A♣ loba 3♣"}), 422, "input")
     loc = body["errors"][0]["location"]

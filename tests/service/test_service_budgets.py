@@ -96,3 +96,49 @@ def test_a_deep_check_body_is_refused() -> None:
     r = TestClient(create_app(Limits())).post("/v1/check", content="[" * 100_000 + "]" * 100_000,
                                               headers={"content-type": "application/json"})
     assert r.status_code in (413, 422) and r.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_solve_stops_when_its_client_goes() -> None:
+    """A 30 s job whose client disconnects is stopped at once: the call ends with Stopped (not after the job),
+    and its solver process is replaced (the next job is answered)."""
+    import anyio
+
+    from loba_service.pool import SolverPool
+    from loba_service.work import Stopped, watching
+
+    pool = SolverPool(1)
+    ended: list[float] = []
+
+    async def receive() -> dict[str, Any]:
+        await anyio.sleep(0.5)
+        return {"type": "http.disconnect"}
+
+    async def run() -> None:
+        assert await pool.run("ping", (0.0,), 30.0) == "pong"
+        first = pool._all[0].process.pid
+        t0 = anyio.current_time()
+        with pytest.raises(Stopped):
+            await watching(receive, lambda: pool.run("ping", (30.0,), 60.0))
+        ended.append(anyio.current_time() - t0)
+        assert await pool.run("ping", (0.0,), 30.0) == "pong"
+        assert pool._all[0].process.pid != first
+
+    try:
+        run_in_own_loop(run)
+    finally:
+        pool.close()
+    assert ended[0] < 30.0  # it did not wait for the job
+
+
+def test_a_batch_stops_at_its_deadline() -> None:
+    """A batch looks at its request's deadline between melds: past it (or cancelled), it stops."""
+    from loba_dsl import load
+    from loba_service import engine
+    from loba_service.work import Deadline, Stopped
+
+    deadline = Deadline(60.0)
+    deadline.cancel()
+    items = [(str(i), "A♣ 2♣ 3♣") for i in range(10)]
+    with pytest.raises(Stopped):
+        list(engine.check_many(items, load("menos"), None, Limits(), deadline))
+    assert len(list(engine.check_many(items, load("menos"), None, Limits(), Deadline(60.0)))) == 10

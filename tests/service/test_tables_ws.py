@@ -202,3 +202,30 @@ def test_unknown_tables_bad_tokens_and_idle_connections(tmp_path: Path) -> None:
             with pytest.raises(WebSocketDisconnect) as closed:  # nothing sent for ws_idle_s: closed
                 ws.receive_json()
             assert closed.value.code == 1000
+
+
+def test_a_move_the_database_refuses_is_not_played(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    t = new_table(client, seed=4)
+    tid = t["table"]
+    beto = {"Authorization": f"Bearer {t['seats']['Beto']['token']}"}
+    tables = client.app.state.service.tables  # type: ignore[attr-defined]
+    store = tables.store
+    real = store.append
+
+    def full_disk(*args: Any, **kwargs: Any) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    with client.websocket_connect(f"/v1/tables/{tid}/ws?token={t['seats']['Ana']['token']}") as ana:
+        assert ana.receive_json()["ply"] == 0
+        monkeypatch.setattr(store, "append", full_disk)
+        draw = {"move": {"op": "draw", "from": "stock"}, "ply": 0}
+        r = client.post(f"/v1/tables/{tid}/moves", headers=beto, json=draw)
+        assert r.status_code == 503 and "Retry-After" in r.headers
+        monkeypatch.setattr(store, "append", real)
+        view = client.get(f"/v1/tables/{tid}", headers=beto).json()  # the table as stored: the draw never happened
+        assert view["ply"] == 0 and len(view["hand"]) == 9
+        assert ana.receive_json()["ply"] == 0  # Ana's connection follows the table as reloaded
+        assert client.post(f"/v1/tables/{tid}/moves", headers=beto, json=draw).status_code == 200
+        assert ana.receive_json()["ply"] == 1
