@@ -316,6 +316,8 @@ def _draws(rs: Ruleset, s: RoundState) -> tuple[Move, ...]:
     if s.phase is Phase.OVER:
         return ()
     player, deck = s.players[s.turn], rs.deck
+    if s.pile and rs.deal.counted_at_end and not _judged(rs, s, Draw(player, "discard")):
+        return (Draw(player, "stock", deck=deck),) if s.stock else ()  # a whole pile would break the count
     if s.stock and s.pile:
         return Draw(player, "stock", deck=deck), Draw(player, "discard", deck=deck)
     if s.stock:
