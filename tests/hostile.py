@@ -41,8 +41,12 @@ def serve(env: dict[str, str] | None = None, timeout: float = 60.0) -> Iterator[
                              "--host", "127.0.0.1", "--port", "0"],
                             env=full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
     assert proc.stderr is not None
-    line = proc.stderr.readline().decode()
-    m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+    line, m = "", None
+    for _ in range(10):  # the line that says the port (others may come first)
+        line = proc.stderr.readline().decode()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)", line)
+        if m is not None or not line:
+            break
     if m is None:
         proc.kill()
         rest = proc.communicate()[1].decode(errors="replace")

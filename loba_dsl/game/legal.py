@@ -85,6 +85,7 @@ class LegalGenerator:
         self.most = max((k.hi for k in self.specs), default=0)
         self.by_name = {k.name: k for k in self.specs}
         self._chains: dict[tuple[Card, bool, int, int], tuple[Card, ...]] = {}
+        self._touching: dict[tuple[str, Card, Card, int], frozenset[Card]] = {}
         """Per (card, going up, room, kind): :meth:`_chain` (a deck's worth of keys at most)."""
 
     # ------------------------------------------------------------ melds
@@ -179,6 +180,25 @@ class LegalGenerator:
         """The cards of a hand that may be wild, with their copies, in the solver's processing order."""
         wild_capable, order = self.wild_capable, self.order
         return sorted(((c, n) for c, n in counts.items() if wild_capable[c]), key=lambda cn: order[cn[0]])
+
+    def touching(self, m: TableMeld) -> frozenset[Card]:
+        """The natural cards one of which a lay-off onto ``m`` without wilds must hold: its rank (a set), the
+        cards beside its ends (a run).  Kept per meld shape (a few hundred at most)."""
+        key = (m.kind, m.stands[0], m.stands[-1], len(m.cards))
+        found = self._touching.get(key)
+        if found is None:
+            k = self.by_name.get(m.kind)
+            if k is None or k.hi <= len(m.cards):
+                found = frozenset()
+            elif not m.run:
+                r = self.rank[m.stands[0]]
+                found = frozenset(c for c in range(self.rs.deck.n_codes) if self.rank[c] == r)
+            else:
+                room = k.hi - len(m.cards)
+                found = frozenset((*self._chain(m.stands[0], False, room, k)[:1],
+                                   *self._chain(m.stands[-1], True, room, k)[:1]))
+            self._touching[key] = found
+        return found
 
     def lay_off_candidates(self, m: TableMeld, counts: Counter[Card], wilds: list[tuple[Card, int]],
                            clock: Clock) -> Iterator[tuple[Card, ...]]:
@@ -296,6 +316,8 @@ def _draws(rs: Ruleset, s: RoundState) -> tuple[Move, ...]:
     if s.phase is Phase.OVER:
         return ()
     player, deck = s.players[s.turn], rs.deck
+    if s.pile and rs.deal.counted_at_end and not _judged(rs, s, Draw(player, "discard")):
+        return (Draw(player, "stock", deck=deck),) if s.stock else ()  # a whole pile would break the count
     if s.stock and s.pile:
         return Draw(player, "stock", deck=deck), Draw(player, "discard", deck=deck)
     if s.stock:
@@ -325,6 +347,8 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     if t.lay_off is not LayOffRule.NONE and s.melds:
         wilds = g.wild_pool(counts)
         for m in s.melds:
+            if not wilds and counts.keys().isdisjoint(g.touching(m)):
+                continue  # no card of the hand touches it
             candidates = g.lay_off_candidates(m, counts, wilds, clock)
             first = next(candidates, None)
             if first is None and not (m.run and wilds):

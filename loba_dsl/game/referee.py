@@ -163,9 +163,12 @@ def deal_problems(rs: Ruleset, hands: Sequence[Sequence[Card]], upcard: Card | N
     if not rs.players.allows(len(players)):
         out.append(reason(rs, "players.count", f"{rs.name} is played by {rs.players.min} to {rs.players.max} "
                           f"players, not {len(players)}"))
+    each = rs.deal.cards_for(len(players))
+    rule = "deal.cards_by_players" if each != rs.deal.cards else "deal.cards"
     for name, hand in zip(players, hands, strict=True):
-        if len(hand) != rs.deal.cards:
-            out.append(reason(rs, "deal.cards", f"{name} was dealt {len(hand)} cards, not {rs.deal.cards}"))
+        if len(hand) != each:
+            out.append(reason(rs, rule, f"{name} was dealt {len(hand)} cards, not the {each} dealt to each of "
+                              f"{len(players)} players"))
     if rs.deal.upcard and upcard is None:
         out.append(reason(rs, "deal.upcard", "the deal turns up a card to start the discard pile, but none is given"))
     if not rs.deal.upcard and upcard is not None:
@@ -312,6 +315,12 @@ def _end_of_turn(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], 
     out: list[Reason] = []
     t = rs.turn
     name = s.players[seat]
+    if rs.deal.counted_at_end:
+        held = len(hand) + sum(len(m.cards) for m in melds if m.owner == seat)
+        dealt = rs.deal.cards_for(len(s.players))
+        if held != dealt:
+            out.append(reason(rs, "deal.counted_at_end", f"{name} would end the turn holding {held} cards, table "
+                              f"and hand together, where every player holds the {dealt} cards dealt"))
     if t.use_pile_card and info.pile_card is not None and not info.pile_card_used:
         out.append(reason(rs, "turn.use_pile_card", f"{name} took {rs.deck.name(info.pile_card)} from the discard "
                           "pile and must put it down this turn"))
@@ -448,6 +457,10 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
     if not s.pile:
         return [reason(rs, "turn.discard_pile_take", "the discard pile is empty")], None, ()
     taken = s.pile if rs.turn.discard_pile_take is PileTake.WHOLE_PILE else s.pile[:1]
+    if rs.deal.counted_at_end and len(taken) > 1:
+        return [reason(rs, "deal.counted_at_end", f"every player ends the round holding the "
+                       f"{rs.deal.cards_for(len(s.players))} cards dealt, table and hand together: taking the "
+                       f"{len(taken)} cards of the discard pile would break it")], None, ()
     info = TurnInfo(drew="discard", pile_card=s.pile[0], pile_taken=len(taken), pile_size=len(s.pile))
     ns = replace(s, hands=_with_hand(s, seat, (*hand, *taken)), pile=s.pile[len(taken):], phase=Phase.PLAY,
                  ply=s.ply + 1, info=info)
@@ -498,6 +511,10 @@ def lay_off_target(rs: Ruleset, s: RoundState, seat: int, number: int,
     m, reasons = _may_touch(rs, s, seat, number, "turn.lay_off", why)
     if m is None:
         return None, reasons
+    if rs.deal.counted_at_end and m.owner != seat:
+        return None, [reason(rs, "deal.counted_at_end", f"meld {number} is {s.players[m.owner]}'s; a card laid "
+                             f"off onto it would count in their cards, where every player ends the round holding "
+                             f"the cards dealt to them")] if why else []
     if (seat not in s.opened and number not in s.info.laid
             and (rs.requirements.opening is not None or rs.requirements.contracts is not None)):
         if not why:

@@ -196,17 +196,18 @@ class Table(BetweenRounds):
         assert self.rng is not None
         rs, n = self.rs, len(playing)
         cards = referee.deck_cards(rs)
-        need = n * rs.deal.cards + (1 if rs.deal.upcard else 0)
+        each = rs.deal.cards_for(n)  # deal.cards_by_players, else deal.cards
+        need = n * each + (1 if rs.deal.upcard else 0)
         if need > len(cards):  # a house deck too small for its deal at this table: said, never an IndexError
-            raise DealRejected([Reason("deal.cards", f"{n} hands of {rs.deal.cards} cards"
+            raise DealRejected([Reason("deal.cards", f"{n} hands of {each} cards"
                                        + (" and the up-card" if rs.deal.upcard else "")
                                        + f" need {need} cards, but the deck has {len(cards)}",
-                                       referee.where(rs, "deal.cards"), str(rs.deal.cards))])
+                                       referee.where(rs, "deal.cards"), str(each))])
         self.rng.shuffle(cards)
         hands: list[list[Card]] = [[] for _ in range(n)]
         seat = referee.first_seat(rs, playing.index(self.players[dealer]), n)
         step, pos = referee.step(rs), 0
-        for _ in range(rs.deal.cards):
+        for _ in range(each):
             for k in range(n):
                 hands[(seat + k * step) % n].append(cards[pos])
                 pos += 1
