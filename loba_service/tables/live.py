@@ -11,8 +11,10 @@ round that eliminated ``P``), or ``{"op": "undo", "player": P}``, offered only t
 moves this turn left them no legal move (a lay-down short of a requirement).
 
 The table's ``ply`` counts every action taken since the deal, across rounds (a reshuffle the dealer
-makes before a stock draw counts too, as it does in the record): in the first round it is the round's
-ply, the number of the record's moves.
+makes before a stock draw counts too, as it does in the record), and never goes back: an ``undo`` takes
+moves out of the record but is itself an action, so the table's ply still grows by one (the store keys
+actions by the ply they were taken at, and a screen showing an earlier ply is stale).  Until an undo, in the
+first round, it is the round's ply, the number of the record's moves.
 """
 
 from __future__ import annotations
@@ -131,7 +133,7 @@ class LiveTable:
             except IllegalMove as e:
                 raise ActionRefused(422, "illegal-move", e.message, [r.to_dict() for r in e.reasons]) from None
         events += self._advance()
-        self.ply = self._count()
+        self.ply = max(self.ply + 1, self._count())  # the moves (a reshuffle too) or one more: never back
         self.last_events = events
         self._views.clear()
         self._legal = None

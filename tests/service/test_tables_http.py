@@ -212,3 +212,48 @@ def test_a_match_table_deals_the_next_round(client: TestClient) -> None:
     for offer in any_view["offers"]:  # a re-entry is asked on the eliminated player's seat
         legal = views[offer["player"]]["legal"]
         assert {m["accepted"] for m in legal if m["op"] == "reenter"} == {True, False}
+
+
+def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path) -> None:
+    """An undo (offered under contrato to a player whose lay-down this turn fell short of the round's contract,
+    rules.md §3 Contrato) takes moves out of the record, but is an action of its own: the table's ply goes on
+    by one, the next move is stored (it was a 503 once the ply went back), a screen from before the undo is
+    stale (409), and a server started again on the same database serves the same table."""
+    db = str(tmp_path / "t.db")
+    rng = random.Random(0)
+    with TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=db))) as c:
+        t = c.post("/v1/tables", json={"players": PLAYERS, "ruleset": "contrato", "seed": 0, "dealer": "Carla"}).json()
+        tid = t["table"]
+
+        def seat_view() -> tuple[str, dict[str, Any]]:
+            who = c.get(f"/v1/tables/{tid}").json()["to_move"]
+            return who, c.get(f"/v1/tables/{tid}", headers=bearer(t["seats"][who]["token"])).json()
+
+        undone_at = None
+        for _ in range(400):  # random legal play until an undo is offered
+            who, v = seat_view()
+            undo = [m for m in v["legal"] if m["op"] == "undo"]
+            move = undo[0] if undo else rng.choice(v["legal"])
+            r = c.post(f"/v1/tables/{tid}/moves", headers=bearer(t["seats"][who]["token"]),
+                       json={"move": move, "ply": v["ply"]})
+            assert r.status_code == 200, r.text
+            if undo:
+                undone_at = v["ply"]
+                assert r.json()["view"]["ply"] == undone_at + 1
+                break
+        assert undone_at is not None, "no undo was offered in 400 random contrato actions"
+        stale = c.post(f"/v1/tables/{tid}/moves", headers=bearer(t["seats"][who]["token"]),
+                       json={"move": {"op": "undo"}, "ply": undone_at})
+        assert stale.status_code == 409
+        for _ in range(5):  # the table goes on, every action stored
+            who, v = seat_view()
+            legal = [m for m in v["legal"] if m["op"] != "undo"] or v["legal"]
+            r = c.post(f"/v1/tables/{tid}/moves", headers=bearer(t["seats"][who]["token"]),
+                       json={"move": rng.choice(legal), "ply": v["ply"]})
+            assert r.status_code == 200, r.text
+        who, before = seat_view()
+        record = c.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+    with TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=db))) as c:  # started again
+        again = c.get(f"/v1/tables/{tid}", headers=bearer(t["seats"][who]["token"])).json()
+        assert again["ply"] == before["ply"] and again["hand"] == before["hand"]
+        assert c.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json() == record
