@@ -280,12 +280,14 @@ _EVENTS = {
            "melded": "{p} melded {c} (meld {m})", "laid_off": "{p} laid off {c} on {m}",
            "replaced": "{p} put {c} in the wild's place on {m}", "moved_wild": "{p} moved the wild on {m}",
            "discarded": "{p} discarded {c}", "went_out": "{p} went out", "round_over": "the round is over",
-           "stock_out": "the stock ran out", "reshuffle": "the dealer reshuffled the discard pile into the stock"},
+           "stock_out": "the stock ran out", "reshuffle": "the dealer reshuffled the discard pile into the stock",
+           "took_back": "{p} took {c} back: the first lay-down fell short"},
     "es": {"drew": "{p} robó {c}", "drew_hidden": "{p} robó del mazo", "took_pile": "{p} tomó {c}",
            "melded": "{p} bajó {c} (la {m})", "laid_off": "{p} agregó {c} a la {m}",
            "replaced": "{p} puso {c} en lugar del comodín de la {m}", "moved_wild": "{p} movió el comodín de la {m}",
            "discarded": "{p} descartó {c}", "went_out": "{p} cortó", "round_over": "terminó la ronda",
-           "stock_out": "se acabó el mazo", "reshuffle": "el repartidor mezcló el descarte como mazo nuevo"},
+           "stock_out": "se acabó el mazo", "reshuffle": "el repartidor mezcló el descarte como mazo nuevo",
+           "took_back": "{p} levantó {c}: la primera bajada no alcanzó"},
 }
 
 

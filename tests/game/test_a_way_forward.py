@@ -62,6 +62,10 @@ def test_a_short_first_lay_down_can_still_end_the_turn() -> None:
     assert t.state.melds == () and sorted(cards(rs, "A♠ A♥ A♦")) == sorted(
         c for c in t.state.hands[1] if c in cards(rs, "A♠ A♥ A♦"))
     assert t.state.to_move == "Ana"
+    from loba_dsl.game.notation import format_event
+
+    assert format_event(back[0], rs) == "Beto took A♠ A♥ A♦ back: the first lay-down fell short"
+    assert format_event(back[0], rs, "es").startswith("Beto levantó")
 
 
 @pytest.mark.parametrize(("name", "rs"), RULESETS, ids=[n for n, _ in RULESETS])
