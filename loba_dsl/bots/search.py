@@ -195,6 +195,7 @@ class SearchBot:
 
 
     def _lookahead(self, policy: Greedy, s: RoundState, candidates: list[list[Move]], unseen: Sequence[Card]) -> int:
+        """The candidate with the best worth: see the module's doc (``endgame``)."""
         rs = policy.rs
         seat = s.turn
         counts = Counter(unseen)
@@ -225,10 +226,12 @@ class SearchBot:
                 t = referee.apply(rs, t, Draw(me, "stock"))[0]
                 _, end = policy.plan_to_end(t)
                 value = worth(end)
-                if value < -DEAD:  # this turn would rather keep its cards than leave a dead hand
+                if value < -DEAD:  # this turn would rather keep its cards than leave a dead hand (or had no plan)
                     alone = policy.discard_to_end(t)
                     if alone is not None:
                         value = max(value, worth(alone[1]))
+                    elif end is None:  # no plan at all: the hand as it is (the bot's fallback discards one)
+                        value = -float(sum(policy.score((x,)) for x in t.hands[seat]))
                 got += k * value
             return got / total
 

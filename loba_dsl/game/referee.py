@@ -17,8 +17,9 @@ exposes in parts (:func:`discard_reasons`, :func:`finish_reasons`,
 Where the rules leave a question open, the referee decides so:
 
 - a first lay-down (``requirements``) is everything a player puts down in the turn they first put
-  cards down; it is judged when the turn ends (the discard, or going out), so a short lay-down
-  makes the discard illegal until more is put down or the melds are taken back (``undo``);
+  cards down; it is judged when the turn ends: a lay-down short of the requirement goes back to the
+  player's hand with the discard (event ``took_back``, as Canasta takes back an insufficient meld), so a
+  legal put-down never leaves the turn without a way to end; going out (an empty hand) needs it met;
 - a contract's lay-down is the contract's melds, in that one turn: exactly those, where
   ``requirements.contracts.other_melds_same_turn`` is false (other melds from the next turn; a lay-off
   onto them in that turn only makes them longer melds of their kinds), or those among other melds
@@ -101,6 +102,8 @@ class Event:
     player: str | None = None
     cards: tuple[Card, ...] = ()
     meld: int | None = None
+    why: str = ""
+    """Why it happened, where a rule made it (``took_back``: the requirement the lay-down fell short of)."""
 
 
 Judgement = tuple[list[Reason], RoundState | None, tuple[Event, ...]]
@@ -318,7 +321,7 @@ def _end_of_turn(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], 
     if rs.deal.counted_at_end:
         held = len(hand) + sum(len(m.cards) for m in melds if m.owner == seat)
         dealt = rs.deal.cards_for(len(s.players))
-        if held != dealt:
+        if held > dealt:  # a draw and a discard keep the count: only a turn ended without a discard grows it
             out.append(reason(rs, "deal.counted_at_end", f"{name} would end the turn holding {held} cards, table "
                               f"and hand together, where every player holds the {dealt} cards dealt"))
     if t.use_pile_card and info.pile_card is not None and not info.pile_card_used:
@@ -327,13 +330,33 @@ def _end_of_turn(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], 
     if t.use_replaced_joker and info.jokers_owed:
         out.append(reason(rs, "turn.use_replaced_joker", f"{name} took back "
                           f"{' '.join(rs.deck.names_of(info.jokers_owed))} and must put it down this turn"))
-    if seat not in s.opened and info.laid:
-        laid = [melds[n - 1].cards for n in info.laid]
-        for verdict in outcome.first_lay_down(rs, laid, s.round_number):
-            if not verdict.ok:
-                out.append(reason(rs, verdict.rule, f"{name}'s first lay-down "
-                                  f"({' | '.join(' '.join(rs.deck.names_of(c)) for c in laid)}) {verdict.summary}"))
     return out
+
+
+def _short(rs: Ruleset, s: RoundState, seat: int, melds: tuple[TableMeld, ...], info: TurnInfo) -> list[Reason]:
+    """Why this turn's first lay-down falls short of ``requirements`` (an opening minimum, a contract)."""
+    if seat in s.opened or not info.laid:
+        return []
+    laid = [melds[n - 1].cards for n in info.laid]
+    return [reason(rs, v.rule, f"{s.players[seat]}'s first lay-down "
+                   f"({' | '.join(' '.join(rs.deck.names_of(c)) for c in laid)}) {v.summary}")
+            for v in outcome.first_lay_down(rs, laid, s.round_number) if not v.ok]
+
+
+def _settle(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
+            info: TurnInfo, discarded: bool
+            ) -> tuple[tuple[Card, ...], tuple[TableMeld, ...], TurnInfo, list[Reason], tuple[Card, ...]]:
+    """The hand, table and turn a turn ends with: a first lay-down short of the requirements is taken back
+    to the hand by the discard (its reasons and cards returned); without a discard it stays, refused."""
+    short = _short(rs, s, seat, melds, info)
+    if not short or not discarded:
+        return hand, melds, info, short, ()
+    back = set(info.laid)
+    returned = tuple(c for m in melds if m.number in back for c in m.cards)
+    kept = tuple(m for m in melds if m.number not in back)
+    assert all(m.number == i + 1 for i, m in enumerate(kept)), "melds of this turn are the table's last"
+    used = info.pile_card_used and not (info.pile_card is not None and info.pile_card in returned)
+    return (*hand, *returned), kept, replace(info, laid=(), pile_card_used=used), short, returned
 
 
 def _going_out(rs: Ruleset, hand: tuple[Card, ...], discarded: bool) -> bool:
@@ -348,7 +371,10 @@ def finish_reasons(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...]
 
     The verdict of :func:`_finish` without the next state (the legal-move generator asks it of each discard).
     """
+    hand, melds, info, short, returned = _settle(rs, s, seat, hand, melds, info, discarded)
     reasons = _end_of_turn(rs, s, seat, hand, melds, info)
+    if short and not returned:
+        reasons.extend(short)
     if (_going_out(rs, hand, discarded) and not rs.turn.go_out_on_first_lay_down
             and seat not in s.laid_before):
         reasons.append(reason(rs, "turn.go_out_on_first_lay_down",
@@ -362,6 +388,16 @@ def _finish(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds
     reasons = finish_reasons(rs, s, seat, hand, melds, info, discarded)
     if reasons:
         return reasons, None, ()
+    hand, melds, info, short, returned = _settle(rs, s, seat, hand, melds, info, discarded)
+    back = (Event("took_back", s.players[seat], returned, why="; ".join(r.text() for r in short)),) if returned \
+        else ()
+    got = _passed(rs, s, seat, hand, melds, pile, info, discarded)
+    return got[0], got[1], (*back, *got[2])
+
+
+def _passed(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
+            pile: tuple[Card, ...], info: TurnInfo, discarded: bool) -> Judgement:
+    """The turn ended: go out, end the round, or pass the turn."""
     out = _going_out(rs, hand, discarded)
     name = s.players[seat]
     hands = _with_hand(s, seat, hand)

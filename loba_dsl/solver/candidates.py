@@ -140,7 +140,11 @@ class CandidateGenerator:
         self.rank = tuple(deck.rank_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
         self.suit = tuple(deck.suit_of(c) if c != deck.joker_code else -1 for c in range(deck.n_codes))
         self.suit_codes = [[deck.code(r, s) for r in range(deck.n_ranks)] for s in range(deck.n_suits)]
-        self.wild_limit = {k.index: wild_limit(k) for k in self.shapes}
+        # No hand holds more wilds than the deck has: a shape without a size limit ("set 3+") allows as many
+        # as that, never the million its open size stands for (a table per count of wilds is built below).
+        in_deck = sum(deck.jokers if c == deck.joker_code else deck.copies for c in range(deck.n_codes)
+                      if wild_capable[c])
+        self.wild_limit = {k.index: min(wild_limit(k), in_deck) for k in self.shapes}
         self.run_windows = {k.index: run_windows(k, deck.n_ranks, deck.ace) for k in self.shapes if k.run}
         self._run_live: dict[int, dict[int, int]] = {k.index: {} for k in self.shapes if k.run}
         """Per run shape: (one suit's ranks present, wilds it may use) -> the ranks some candidate may use."""

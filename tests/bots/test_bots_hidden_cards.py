@@ -48,12 +48,16 @@ def redealt(state: RoundState, seat: int, rng: random.Random) -> RoundState:
     return replace(state, hands=tuple(hands), stock=tuple(hidden[pos:]))
 
 
+OPTIONS: dict[str, dict[str, int]] = {"search": {"samples": 3, "horizon": 3}, "search-endgame": {"endgame": 7}}
+"""Each search's options: a small budget of play-outs, and the endgame lookahead."""
+
+
 class Twin:
     """The bot under test at the real table, with its twin shown only re-dealt worlds; both must agree."""
 
     def __init__(self, kind: str, table: Table, seed: int) -> None:
-        self.real = make_bot(kind, random.Random(seed), **({"samples": 3, "horizon": 3} if kind == "search" else {}))
-        self.twin = make_bot(kind, random.Random(seed), **({"samples": 3, "horizon": 3} if kind == "search" else {}))
+        self.real = make_bot(kind.split("-")[0], random.Random(seed), **OPTIONS.get(kind, {}))
+        self.twin = make_bot(kind.split("-")[0], random.Random(seed), **OPTIONS.get(kind, {}))
         self.table = table
         self.rng = random.Random(seed + 1)
         self.decisions = 0
@@ -81,7 +85,7 @@ class Twin:
         return True
 
 
-@pytest.mark.parametrize("kind", ["random", "greedy", "search"])
+@pytest.mark.parametrize("kind", ["random", "greedy", "search", "search-endgame"])
 def test_a_bot_plays_the_same_moves_whatever_the_hidden_cards(kind: str) -> None:
     rs = load("menos")
     seats = ["Ana", "Beto", "Carla"]

@@ -82,3 +82,17 @@ def test_a_whole_match_of_bots_reaches_its_winner() -> None:
     players: dict[str, Player] = {s: Checked(make_bot("greedy")) for s in ("Ana", "Beto", "Carla")}
     standings = Match.deal(rs, players, "Carla", seed=5).play()
     assert standings.over and len(standings.winners) == 1
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_the_search_endgame_lookahead_plays_only_legal_moves(name: str) -> None:
+    # search with endgame=7 (its lookahead from 7 cards in hand) against greedy and random: every move offered
+    rs = _ruleset(name)
+    kinds = ["search", "greedy", "random"]
+    seats = ["Ana", "Beto", "Carla"]
+    players = {s: Checked(make_bot(k, random.Random(i), **({"endgame": 7} if k == "search" else {})))
+               for i, (s, k) in enumerate(zip(seats, kinds, strict=True))}
+    m = Match.deal(rs, players, seats[-1], seed=3)
+    m.play_round(max_plies=2_000)
+    assert m.table.outcome() is not None, f"{name}: the round did not end"
+    assert all(p.moves > 0 for p in players.values())

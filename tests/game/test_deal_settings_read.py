@@ -4,7 +4,7 @@ docs/rules.md appendix A and the schema: `deal.cards_by_players: {"2": 11}` deal
 table of two and `deal.cards` at any other; `deal.counted_at_end: true` (Chinchón, docs/rules.md §4) means
 every player ends the round holding exactly the cards dealt, table and hand together, so the referee never
 lets a round reach a table `loba score` would refuse: no pile of several cards taken, no card laid off onto
-another player's meld, no turn ended with more or fewer cards than dealt.
+another player's meld, no turn ended with more cards than dealt.
 """
 
 from __future__ import annotations
