@@ -137,3 +137,32 @@ def test_after_a_restart_a_bot_to_move_plays_on(tmp_path: Path) -> None:
         assert again["ply"] == ply and again["hand"] == view["hand"]
         record = client.get("/v1/tables/tbl/record", headers=bearer("host")).json()
         assert [m["player"] for m in record["rounds"][0]["moves"]][:1] == ["Beto"]
+
+
+def test_a_bots_moves_reach_a_persons_websocket_like_anyone_elses(client: TestClient) -> None:
+    """Dealer Beto: Ana (his right, rules.md §1) plays first; after her discard every bot move arrives on her
+    WebSocket as a state of its own, a bot's stock draw showing her no card."""
+    r = client.post("/v1/tables", json={"players": PLAYERS, "dealer": "Beto", "seed": 8, "bots": BOTS})
+    t = r.json()
+    tid, token = t["table"], t["seats"]["Ana"]["token"]
+    rng = random.Random(8)
+    bot_events: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/v1/tables/{tid}/ws?token={token}") as ws:
+        msg = ws.receive_json()
+        assert msg["view"]["to_move"] == "Ana"
+        while msg["view"]["to_move"] == "Ana":  # Ana's turn: draw ... discard
+            ws.send_json({"type": "move", "move": choose(msg["view"], rng), "ply": msg["ply"]})
+            msg = ws.receive_json()
+            assert msg["type"] == "state", msg
+        for _ in range(200):  # then the bots, one state a move, until it is Ana's turn again
+            msg = ws.receive_json()
+            assert msg["type"] == "state", msg
+            bot_events += msg["events"]
+            if msg["view"]["to_move"] == "Ana" or msg["view"]["over"]:
+                break
+    assert {e["player"] for e in bot_events} == {"Beto", "Carla"} or msg["view"]["over"]
+    record = client.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+    stock_draws = [m for m in record["rounds"][0]["moves"] if m["player"] in BOTS and m["op"] == "draw"
+                   and m["from"] == "stock"]
+    hidden = [e for e in bot_events if e["kind"] == "drew" and e["cards"] == ["??"]]
+    assert stock_draws and len(hidden) == len(stock_draws)
