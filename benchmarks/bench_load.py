@@ -162,12 +162,17 @@ def bare_server() -> Iterator[int]:
             proc.wait(10)
 
 
-def ply_400_body() -> bytes:
+def ply_body(ply: int = 400) -> bytes:
+    """A /v1/games/play body: the record of a random 4-player menos round up to ``ply``, and its next move."""
     from bench_game import long_round, prefix
 
     full = long_round(420)
-    t, move = prefix(full, 400)
+    t, move = prefix(full, ply)
     return json.dumps({"record": t.record(), "move": move.to_dict(full.rs), "ply": t.ply}).encode()
+
+
+def ply_400_body() -> bytes:
+    return ply_body(400)
 
 
 def in_process_arrange(n: int = 2_000) -> float:
@@ -280,6 +285,7 @@ def main() -> None:
     bad = [b'{"cards": "A\xe2\x99\xa3 loba"}', b'{"cards": ', b'{"cards": 5}', b'{"cardz": "A"}', b"\xff\xfe",
            b'[' * 200 + b']' * 200]
     play = ply_400_body()
+    play4 = ply_body(4)
     print(f"load average before: {os.getloadavg()}")
     print(f"in-process arrange of 10 cards: {in_process_arrange() * 1e6:.1f} us CPU a call (best of 5 x 2,000)")
     env = {"LOBA_SERVICE_MAX_CONNECTIONS_PER_CLIENT": "4096", "LOBA_SERVICE_MAX_CONNECTIONS": "2000"}
@@ -298,6 +304,7 @@ def main() -> None:
 
         best("check", loba.port, "/v1/check", check)
         best("play@400", loba.port, "/v1/games/play", play)
+        best("play@4", loba.port, "/v1/games/play", play4)
         cpu0 = cpu_seconds(loba.proc.pid)
         results["arrange"] = wrk(args.wrk, loba.port, "/v1/arrange", [arrange], s_, c_)
         cpu = cpu_seconds(loba.proc.pid) - cpu0
@@ -310,6 +317,8 @@ def main() -> None:
                   f"5xx {r['5xx']}  {r['socket_errors']}")
         print(f"/v1/check / bare: {results['check']['rps'] / bare_rps:.2f} (target >= 0.7)")
         print(f"/v1/games/play at ply 400 / bare: {results['play@400']['rps'] / bare_rps:.2f} (target >= 0.3)")
+        print(f"/v1/games/play: a move at ply 400 costs {results['play@4']['rps'] / results['play@400']['rps']:.2f}x "
+              "one at ply 4 (requests/s at ply 4 over ply 400; target <= 1.5)")
         per = cpu / max(1, results["arrange"]["total"])
         inproc = in_process_arrange(500)
         print(f"/v1/arrange 10 cards: {per * 1e6:.0f} us server CPU a request; in-process {inproc * 1e6:.1f} us: "

@@ -36,6 +36,9 @@ class TablesConfig:
     """Messages waiting to be sent to one WebSocket before it is closed as not reading (1008)."""
     sweep_s: int = 60
     """How often finished and abandoned tables are looked for, in seconds."""
+    bot_s: int = 30
+    """Longest a bot seat may think about one action, in seconds (then it plays its first legal action)."""
+    """How often finished and abandoned tables are looked for, in seconds."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> TablesConfig:

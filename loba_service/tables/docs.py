@@ -58,7 +58,10 @@ def paths(config: TablesConfig | None = None) -> dict[str, Any]:
             "move: 201 with each seat's `token` and `url` (send a friend their link), the `host_token` (the whole "
             "record) and the public `view`.  With `seed` the deal is `loba deal --seed`'s; with `match: true` the "
             "table deals round after round until the match ends (a re-entry is asked on the eliminated player's "
-            f"seat).  At most {c.max_tables} live tables per server (503 past it); a finished table is kept "
+            "seat).  With `bots` (`{\"Carla\": \"greedy\"}`) the server plays those seats: each bot sees only "
+            "its seat's view, its moves are stored and sent like a person's, and its seat gets no token (422 for "
+            f"an unknown bot or seat).  At most {c.max_tables} live tables per server (503 past it); a finished "
+            "table is kept "
             f"{c.keep_finished_s} s, one with no move for {c.abandon_s} s is removed.\n\n" + PROTOCOL,
             201, _ref(TableCreated), (413, 422, 503), "tablesCreate", request=CreateTable)},
         "/v1/tables/{table}": {"get": _op(

@@ -19,7 +19,7 @@ first round, it is the round's ply, the number of the record's moves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from loba_dsl import IllegalMove, LobaError, Ruleset, Table, move_from_dict
@@ -43,15 +43,17 @@ class Spec:
     seed: int
     seed_given: bool
     match: bool
+    bots: dict[str, str] = field(default_factory=dict)
+    """The seats the server plays, and the bot at each (``{"Carla": "greedy"}``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {"ruleset": self.ruleset, "players": list(self.players), "dealer": self.dealer,
-                "seed": str(self.seed), "seed_given": self.seed_given, "match": self.match}
+                "seed": str(self.seed), "seed_given": self.seed_given, "match": self.match, "bots": dict(self.bots)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Spec:
         return cls(d["ruleset"], tuple(d["players"]), d["dealer"], int(d["seed"]), bool(d["seed_given"]),
-                   bool(d["match"]))
+                   bool(d["match"]), dict(d.get("bots") or {}))
 
 
 class ActionRefused(Exception):

@@ -81,7 +81,8 @@ async def create(svc: Any, request: Request) -> Response:
     tables = _tables(svc)
     tables.refuse_workers()
     req = svc.decode(CreateTable, await svc.body(request))
-    entry, tokens, host = await tables.create(req.ruleset, req.players, req.dealer, req.seed, req.match)
+    entry, tokens, host = await tables.create(req.ruleset, req.players, req.dealer, req.seed, req.match,
+                                              req.bots)
     base, tid = _base(request), entry.live.id
     return _json({"table": tid,
                   "seats": {p: {"token": t, "url": f"{base}/?table={tid}#token={t}"} for p, t in tokens.items()},

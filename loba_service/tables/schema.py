@@ -20,13 +20,19 @@ Ply = Annotated[int, Meta(ge=0, le=10_000_000)]
 class CreateTable(Struct, forbid_unknown_fields=True):
     """A new table dealt by the server.  ``players`` in seating order; ``dealer`` (default the last player);
     ``seed``: deal what ``loba deal --seed`` deals (anyone who knows the seed knows every card; without it
-    the server deals from a secret seed); ``match``: play round after round until the match ends."""
+    the server deals from a secret seed); ``match``: play round after round until the match ends; ``bots``:
+    the seats the server's bots play."""
 
     players: Annotated[list[Name], Meta(min_length=2, max_length=12)]
     ruleset: RulesetRef = DEFAULT_RULESET
     dealer: Name | None = None
     seed: Annotated[int, Meta(ge=0, le=2**63 - 1)] | None = None
     match: bool = False
+    bots: Annotated[dict[Name, Annotated[str, Meta(max_length=40)]], Meta(max_length=11)] = msgspec.field(
+        default_factory=dict)
+    """Seats the server plays (``{"Carla": "greedy"}``; the bots: ``random``, ``greedy``, ``search``): each
+    bot sees only its seat's view and plays through the same path as a person (stored, sent to every
+    connection).  A bot's seat gets no token."""
 
 
 class TableMove(Struct, forbid_unknown_fields=True):
@@ -55,6 +61,8 @@ class MoveRequest(Struct, forbid_unknown_fields=True):
 
 
 class SeatOut(Struct):
+    """A person's seat (a bot's seat is not listed)."""
+
     token: str
     """The seat's capability: whoever holds it plays this seat (send it as ``Authorization: Bearer``)."""
     url: str

@@ -9,6 +9,7 @@ asked for (after a restart: replayed from its actions, each action's record dige
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import hashlib
 import hmac
@@ -21,6 +22,7 @@ from typing import Any
 import msgspec
 
 from loba_service.problems import ErrorItem, ErrorLocation, ServiceError
+from loba_service.tables import bots as seat_bots
 from loba_service.tables.config import TablesConfig
 from loba_service.tables.hub import Conn
 from loba_service.tables.live import ActionRefused, LiveTable, Spec
@@ -46,6 +48,9 @@ class Entry:
     host_hash: str
     seat_hashes: dict[str, str]
     conns: set[Conn] = field(default_factory=set)
+    bots: dict[str, Any] = field(default_factory=dict)
+    """The bot playing each bot seat (see :mod:`loba_service.tables.bots`)."""
+    bot_task: asyncio.Task[None] | None = None
 
     def who(self, token: str | None) -> str | None:
         """The seat a token holds (:data:`HOST` for the host's), compared in constant time; ``None``: no
@@ -82,6 +87,8 @@ class Tables:
         entry."""
         self.accepted = 0
         """Actions accepted since the process started."""
+        self._bot_pool: concurrent.futures.ThreadPoolExecutor | None = None
+        """One thread where the bots think, one decision at a time (it bounds the CPU they take)."""
 
     # ------------------------------------------------------------ life
 
@@ -97,6 +104,12 @@ class Tables:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def close(self) -> None:
+        for entry in [*self.tables.values(), *self._dropped.values()]:
+            if entry.bot_task is not None:
+                entry.bot_task.cancel()
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=True, cancel_futures=True)
+            self._bot_pool = None
         if self._sweeper is not None:
             self._sweeper.cancel()
             with contextlib.suppress(BaseException):
@@ -119,8 +132,8 @@ class Tables:
     # ------------------------------------------------------------ creating and finding
 
     async def create(self, ruleset: Any, players: list[str], dealer: str | None, seed: int | None,
-                     match: bool) -> tuple[Entry, dict[str, str], str]:
-        """A new table: its entry, each seat's token, the host's token."""
+                     match: bool, bots: dict[str, str] | None = None) -> tuple[Entry, dict[str, str], str]:
+        """A new table: its entry, each person's seat's token (a bot's seat has none), the host's token."""
         self.refuse_workers()
         if self.store.live_count() >= self.config.max_tables:
             raise ServiceError(503, "too-many-tables", "Too many live tables",
@@ -135,15 +148,21 @@ class Tables:
         who = dealer if dealer is not None else players[-1]
         if who not in players:
             raise _bad(f"the dealer {who!r} is not one of the players", "$.dealer")
+        bots = dict(bots or {})
+        wrong = seat_bots.unknown_bots(bots, players)
+        if wrong is not None:
+            raise _bad(wrong, "$.bots")
         spec = Spec(ruleset if isinstance(ruleset, str) else msgspec.to_builtins(ruleset), tuple(players), who,
-                    seed if seed is not None else secrets.randbits(128), seed is not None, match)
+                    seed if seed is not None else secrets.randbits(128), seed is not None, match, bots)
         table_id = secrets.token_urlsafe(12)
         live = LiveTable(table_id, spec, rs)
-        tokens = {p: secrets.token_urlsafe(24) for p in players}  # 192 random bits each
+        tokens = {p: secrets.token_urlsafe(24) for p in players if p not in bots}  # 192 random bits each
         host = secrets.token_urlsafe(24)
-        entry = Entry(live, token_hash(host), {p: token_hash(t) for p, t in tokens.items()})
+        entry = Entry(live, token_hash(host), {p: token_hash(t) for p, t in tokens.items()},
+                      bots=seat_bots.new_bots(live))
         self.store.create(table_id, spec.to_dict(), entry.host_hash, entry.seat_hashes)
         self.tables[table_id] = entry
+        self.wake(entry)
         log.info("table %s created: %s, %d players", table_id, live.table.ruleset_ref, len(players))
         return entry, tokens, host
 
@@ -172,12 +191,13 @@ class Tables:
                 raise _broken(table_id, f"its action at ply {ply} is refused now: {e.message}") from None
             if live.digest != digest:
                 raise _broken(table_id, f"replaying it gives another game at ply {ply}")
-        entry = Entry(live, row.host_hash, row.seat_hashes)
+        entry = Entry(live, row.host_hash, row.seat_hashes, bots=seat_bots.new_bots(live))
         self.tables[table_id] = entry
         old = self._dropped.pop(table_id, None)
         if old is not None:  # the connections that watched the forgotten copy follow the table as stored
             entry.conns |= old.conns
             self.broadcast(entry)
+        self.wake(entry)
         return entry
 
     def _drop(self, table_id: str) -> None:
@@ -221,6 +241,45 @@ class Tables:
                                headers={"Retry-After": "1"}) from None
         self.accepted += 1
         self.broadcast(entry)
+        self.wake(entry)
+
+    # ------------------------------------------------------------ the bots' seats
+
+    def wake(self, entry: Entry) -> None:
+        """Let the table's bots play while it is a bot seat's turn (a task on the event loop; nothing when
+        there is no bot, or the task runs already)."""
+        if not entry.bots or entry.live.finished or (entry.bot_task is not None and not entry.bot_task.done()):
+            return
+        entry.bot_task = asyncio.get_running_loop().create_task(self._play_bots(entry))
+
+    async def _play_bots(self, entry: Entry) -> None:
+        live = entry.live
+        loop = asyncio.get_running_loop()
+        while self.tables.get(live.id) is entry:
+            turn = seat_bots.next_turn(live, entry.bots)
+            if turn is None:
+                return
+            seat, ply, job = turn
+            if self._bot_pool is None:
+                self._bot_pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="loba-bot")
+            try:
+                action: dict[str, Any] | None = await asyncio.wait_for(
+                    loop.run_in_executor(self._bot_pool, job), self.config.bot_s)
+            except TimeoutError:
+                log.warning("table %s: the bot at %s took over %d s; it plays its first legal action", live.id,
+                            seat, self.config.bot_s)
+                entry.bots = seat_bots.new_bots(live)  # the late one may still be thinking
+                action = seat_bots.fallback(live, seat) if live.ply == ply else None
+            except Exception:
+                log.exception("table %s: the bot at %s failed", live.id, seat)
+                return
+            if action is None or live.ply != ply or self.tables.get(live.id) is not entry:
+                continue  # the table moved on meanwhile (another seat's re-entry): ask again
+            try:
+                self.play(entry, seat, action, ply)
+            except ServiceError as e:
+                log.error("table %s: the bot at %s chose an action the table refused: %s", live.id, seat, e.detail)
+                return
 
     def broadcast(self, entry: Entry) -> None:
         live = entry.live

@@ -11,7 +11,8 @@ A round nobody can end (stopped at the move limit: no hand left can ever go out)
 
 Search against greedy, measured the same way (benchmarks/bench_search_strength.py; figures in the README), has
 shown no established edge yet: the endgame lookahead from 5 cards +0.84 ± 0.66 and, on a fresh sample, +1.07 ±
-0.72 points a round (60 deals each); from 7 cards +1.73 ± 0.90 over the deals it was chosen on.  A test large
+0.72 points a round (60 deals each); from 7 cards +1.73 ± 0.90 over the deals it was chosen on and +1.41 ±
+1.57 on a fresh sample.  A test large
 enough to tell (about 120 deals) takes some 6 CPU-minutes: no test claims one yet.
 """
 

@@ -1,0 +1,168 @@
+"""Bots at a live table: seats the server plays through the same path as a person's moves.
+
+Expected values: rules.md §1 (menos, 3 players: the dealer's right plays first; a turn is draw → meld/lay
+off → discard), the library's own referee (`loba replay` of the stored record) and the library's view of
+each seat (`PlayerView`), never the service's output.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from cli_runner import run
+from starlette.testclient import TestClient
+from table_play import PLAYERS, choose, library_view
+
+from loba_service import Limits, create_app
+from loba_service.tables import TablesConfig
+from loba_service.tables.live import Spec
+from loba_service.tables.service import token_hash
+from loba_service.tables.store import Store
+
+BOTS = {"Beto": "greedy", "Carla": "greedy"}
+
+
+def app(db: Path) -> TestClient:
+    return TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=str(db))))
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with app(tmp_path / "t.db") as c:
+        yield c
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def wait_for(client: TestClient, tid: str, token: str, seat: str) -> dict[str, Any]:
+    """``seat``'s view once it is that seat's turn or the game is over (the bots play in the background)."""
+    for _ in range(6_000):
+        view: dict[str, Any] = client.get(f"/v1/tables/{tid}", headers=bearer(token)).json()
+        if view["over"] or (view["to_move"] == seat and view["legal"]):
+            return view
+        assert view["to_move"] in BOTS, view  # nobody but a bot is waited for
+        time.sleep(0.01)
+    raise AssertionError(f"the bots did not hand the turn back to {seat}")
+
+
+def play_round(client: TestClient, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]:
+    """A seeded menos table, Ana a person playing random legal moves, Beto and Carla greedy bots, played to the
+    round's end: the creation's answer, every view Ana was shown, the whole record."""
+    r = client.post("/v1/tables", json={"players": PLAYERS, "dealer": "Carla", "seed": seed, "bots": BOTS})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    tid, token = t["table"], t["seats"]["Ana"]["token"]
+    rng = random.Random(seed)
+    seen: list[dict[str, Any]] = []
+    for _ in range(2_000):
+        view = wait_for(client, tid, token, "Ana")
+        seen.append(view)
+        if view["over"]:
+            break
+        r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                        json={"move": choose(view, rng), "ply": view["ply"]})
+        assert r.status_code == 200, r.text
+        seen.append(r.json()["view"])
+    else:
+        raise AssertionError("the round did not end")
+    record = client.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+    return t, seen, record
+
+
+def test_a_person_plays_a_round_against_two_greedy_bots(client: TestClient, tmp_path: Path) -> None:
+    t, seen, record = play_round(client, seed=11)
+    assert set(t["seats"]) == {"Ana"}  # a bot's seat gets no token
+    moves = record["rounds"][0]["moves"]
+    movers = {m["player"] for m in moves}
+    assert {"Beto", "Carla"} <= movers and "Ana" in movers
+    assert moves[0]["player"] == "Beto"  # rules.md §1: the dealer's (Carla's) right plays first: a bot, at once
+    # every move, the bots' too, is accepted by the library's referee, to the scores the table announced
+    path = tmp_path / "round.json"
+    path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    out = run("replay", str(path), "--json")
+    assert out.exit_code == 0, out.output
+    replayed = json.loads(out.output)
+    assert replayed["valid"] and replayed["rounds"][0]["scores"] == seen[-1]["outcome"]["scores"]
+    # Ana is shown exactly what the library shows her seat: her own hand, the bots' hand sizes only
+    for view in seen:
+        lib = library_view(record, view["round_ply"], "Ana")
+        assert view["hand"] == lib["hand"] and view["hand_counts"] == lib["hand_counts"]
+        assert view["pile"] == lib["pile"] and view["melds"] == lib["melds"]
+
+
+def test_a_seeded_table_with_bots_plays_the_same_game_again(client: TestClient) -> None:
+    _, _, first = play_round(client, seed=5)
+    _, _, again = play_round(client, seed=5)
+    assert first["rounds"] == again["rounds"]
+
+
+@pytest.mark.parametrize(("bots", "named"), [({"Carla": "grandmaster"}, "grandmaster"),
+                                             ({"Dora": "greedy"}, "Dora")])
+def test_an_unknown_bot_or_seat_is_a_422_naming_it(client: TestClient, bots: dict[str, str], named: str) -> None:
+    r = client.post("/v1/tables", json={"players": PLAYERS, "bots": bots})
+    assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
+    assert named in r.json()["detail"] and r.json()["errors"][0]["path"] == "$.bots"
+
+
+def test_a_table_of_bots_alone_is_refused(client: TestClient) -> None:
+    r = client.post("/v1/tables", json={"players": PLAYERS, "bots": dict.fromkeys(PLAYERS, "random")})
+    assert r.status_code == 422 and "person" in r.json()["detail"]
+
+
+def test_after_a_restart_a_bot_to_move_plays_on(tmp_path: Path) -> None:
+    """A table stored with a bot to move and no move taken (the server stopped first): a new server on the same
+    database plays the bot's turn when the table is loaded, and stores it."""
+    db = tmp_path / "t.db"
+    spec = Spec("menos", tuple(PLAYERS), "Carla", 3, True, False, BOTS)
+    store = Store(str(db))
+    store.create("tbl", spec.to_dict(), token_hash("host"), {"Ana": token_hash("ana")})
+    store.close()
+    with app(db) as client:
+        view = wait_for(client, "tbl", "ana", "Ana")
+        assert view["ply"] > 0 and view["to_move"] == "Ana"  # Beto and Carla played their turns
+        ply = view["ply"]
+    with app(db) as client:  # and the bots' moves were stored
+        again = client.get("/v1/tables/tbl", headers=bearer("ana")).json()
+        assert again["ply"] == ply and again["hand"] == view["hand"]
+        record = client.get("/v1/tables/tbl/record", headers=bearer("host")).json()
+        assert [m["player"] for m in record["rounds"][0]["moves"]][:1] == ["Beto"]
+
+
+def test_a_bots_moves_reach_a_persons_websocket_like_anyone_elses(client: TestClient) -> None:
+    """Dealer Beto: Ana (his right, rules.md §1) plays first; after her discard every bot move arrives on her
+    WebSocket as a state of its own, a bot's stock draw showing her no card."""
+    r = client.post("/v1/tables", json={"players": PLAYERS, "dealer": "Beto", "seed": 8, "bots": BOTS})
+    t = r.json()
+    tid, token = t["table"], t["seats"]["Ana"]["token"]
+    rng = random.Random(8)
+    bot_events: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/v1/tables/{tid}/ws?token={token}") as ws:
+        msg = ws.receive_json()
+        assert msg["view"]["to_move"] == "Ana"
+        while msg["view"]["to_move"] == "Ana":  # Ana's turn: draw ... discard
+            ws.send_json({"type": "move", "move": choose(msg["view"], rng), "ply": msg["ply"]})
+            msg = ws.receive_json()
+            assert msg["type"] == "state", msg
+        for _ in range(200):  # then the bots, one state a move, until it is Ana's turn again
+            msg = ws.receive_json()
+            assert msg["type"] == "state", msg
+            bot_events += msg["events"]
+            if msg["view"]["to_move"] == "Ana" or msg["view"]["over"]:
+                break
+    assert {e["player"] for e in bot_events} == {"Beto", "Carla"} or msg["view"]["over"]
+    record = client.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+    stock_draws = [m for m in record["rounds"][0]["moves"] if m["player"] in BOTS and m["op"] == "draw"
+                   and m["from"] == "stock"]
+    hidden = [e for e in bot_events if e["kind"] == "drew" and e["cards"] == ["??"]]
+    assert stock_draws and len(hidden) == len(stock_draws)
