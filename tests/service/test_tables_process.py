@@ -118,21 +118,25 @@ def test_a_killed_server_loses_no_answered_move(tmp_path: Path) -> None:
         assert view["ply"] >= answered[-1][0] + 1
         # the second life ends with SIGKILL while a player is sending moves
         stop, killed = threading.Event(), threading.Event()
+        streamed: list[tuple[int, Any]] = []
 
         def stream() -> None:
-            with_errors: list[tuple[int, Any]] = []
             try:
-                play(server, tid, tokens, rng, with_errors, 10_000, stop)
+                play(server, tid, tokens, rng, streamed, 10_000, stop)
             except OSError:  # the server died under it: the move in flight was not answered
                 killed.set()
-            answered.extend(with_errors)
 
         player = threading.Thread(target=stream)
         player.start()
-        time.sleep(1.5)
+        # killed once the stream is under way (three moves answered), however fast the machine plays: a fixed
+        # wait let a quiet machine finish the round first, and then nothing was killed mid-stream
+        deadline = time.monotonic() + 60
+        while len(streamed) < 3 and player.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
         server.kill()
         stop.set()
         player.join(60)
+        answered.extend(streamed)
         assert killed.is_set()  # it was killed in the middle of the stream
     finally:
         if server.proc.poll() is None:
