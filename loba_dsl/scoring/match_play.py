@@ -286,11 +286,25 @@ class _Match:
                 return
 
     def settle(self) -> None:
-        """Before the next round (re-entries are decided by then): is anyone left?"""
-        if self.over or self.end is not MatchEnd.LAST_STANDING or not self.rounds:
+        """Before the next round (re-entries are decided by then): is anyone left?  Under ``last_standing``
+        the last one in wins; under any end rule, a match with nobody left to play (a house with a target and
+        an elimination total, whose round put everyone out before anyone reached the target) is over too, and
+        the best total wins, as there is no next round to deal."""
+        if self.over or not self.rounds:
             return
         active = self.active()
         last = self.rounds[-1]
+        if self.end is not MatchEnd.LAST_STANDING:
+            if not active:
+                self.over = True
+                fallen = last.eliminated or [p.name for p in self.players.values()]
+                self.winners = self.best(fallen)
+                self.how = f"everybody went out of the match in round {last.number}: the best total wins"
+            elif len(active) == 1 and len(self.players) > 1:  # a round needs two players
+                self.over = True
+                self.winners = active
+                self.how = f"{active[0]} is the only player left after round {last.number}"
+            return
         if len(active) == 1 and len(self.players) > 1:
             self.over = True
             self.winners = active

@@ -18,9 +18,12 @@ import pytest
 from cli_runner import run
 from sheets import ACCEPTANCE
 
+from loba_dsl import loads
 from loba_dsl.errors import LobaError, LobaErrors
+from loba_dsl.game.standings import standings
 from loba_dsl.rules.loading import load
 from loba_dsl.scoring.match_play import MatchResult, RoundResult
+from loba_dsl.scoring.model import MatchRound, PlayerPoints
 from loba_dsl.scoring.score_sheets import play_match_sheet, read_match
 
 # ---------------------------------------------------------------- helpers
@@ -477,3 +480,40 @@ def test_a_target_reached_in_the_round_that_puts_everyone_out_has_a_winner() -> 
     rounds = [loba.MatchRound((loba.PlayerPoints("Ana", 120), loba.PlayerPoints("Beto", 200, went_out=True)))]
     result = loba.play_match(rs, rounds, players=["Ana", "Beto"])
     assert result.over and list(result.winners) == ["Beto"]
+
+
+# ---------------------------------------------------------------- a target and an elimination total
+
+TARGET_AND_ELIMINATION = """\
+name: target-and-elimination
+extends: mas
+match:
+  eliminate_at: 50
+"""
+"""A house on mas (rules.md §2: the match ends when a player reaches the target, 150, and the highest total
+wins) that also eliminates a player at 50 or more (rules.md §1's elimination rule, as a setting)."""
+
+
+def test_a_round_that_puts_everyone_out_before_the_target_ends_the_match() -> None:
+    rs = loads(TARGET_AND_ELIMINATION)
+    text = "players: Ana, Beto, Carla\nround 1\n  Ana: out 60\n  Beto: 55\n  Carla: 52\n"
+    result = play_match_sheet(read_match(text, rs), rs)
+    # all three reached 50, nobody reached 150: no one is left to deal to, so the match is over and the
+    # highest total (mas) wins
+    assert result.over and list(result.winners) == ["Ana"]
+
+
+def test_one_player_left_before_the_target_wins() -> None:
+    rs = loads(TARGET_AND_ELIMINATION)
+    text = "players: Ana, Beto, Carla\nround 1\n  Ana: out 60\n  Beto: 55\n  Carla: 20\n"
+    result = play_match_sheet(read_match(text, rs), rs)
+    assert result.over and list(result.winners) == ["Carla"]  # a round needs two players: Carla is the last in
+
+
+def test_a_table_under_that_house_refuses_the_next_round_in_words() -> None:
+    """The table's own question (who deals next) after such a round: the match is over, said in words (it
+    was a StopIteration from Table.next_dealer, found by the public API fuzz)."""
+    rs = loads(TARGET_AND_ELIMINATION)
+    points = (PlayerPoints("Ana", 60, True), PlayerPoints("Beto", 55), PlayerPoints("Carla", 52))
+    m = standings(rs, ["Ana", "Beto", "Carla"], [MatchRound(points, 1)], [[]])
+    assert m.over and m.winners == ("Ana",) and m.playing == ()
