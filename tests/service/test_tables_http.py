@@ -20,6 +20,7 @@ import pytest
 pytest.importorskip("starlette")
 
 from cli_runner import run
+from house_rulesets import WHOLE_PILE_OPENING
 from starlette.testclient import TestClient
 from table_play import PLAYERS, choose
 
@@ -215,14 +216,17 @@ def test_a_match_table_deals_the_next_round(client: TestClient) -> None:
 
 
 def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path) -> None:
-    """An undo (offered under contrato to a player whose lay-down this turn fell short of the round's contract,
-    rules.md §3 Contrato) takes moves out of the record, but is an action of its own: the table's ply goes on
-    by one, the next move is stored (it was a 503 once the ply went back), a screen from before the undo is
-    stale (409), and a server started again on the same database serves the same table."""
+    """An undo (offered to a player whose own moves this turn left them no legal move: under a house that takes
+    the whole pile, must put its top card down that turn and has bazas's opening minimum, a short first
+    lay-down holding the pile card can leave no way to end the turn, docs/rules.md §4, bazas) takes moves out of the
+    record, but is an action of its own: the table's ply goes on by one, the next move is stored (it was a 503
+    once the ply went back), a screen from before the undo is stale (409), and a server started again on the
+    same database serves the same table."""
     db = str(tmp_path / "t.db")
     rng = random.Random(0)
     with TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=db))) as c:
-        t = c.post("/v1/tables", json={"players": PLAYERS, "ruleset": "contrato", "seed": 0, "dealer": "Carla"}).json()
+        t = c.post("/v1/tables", json={"players": PLAYERS, "ruleset": {"yaml": WHOLE_PILE_OPENING}, "seed": 0,
+                                       "dealer": "Carla"}).json()
         tid = t["table"]
 
         def seat_view() -> tuple[str, dict[str, Any]]:
@@ -241,7 +245,7 @@ def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path) 
                 undone_at = v["ply"]
                 assert r.json()["view"]["ply"] == undone_at + 1
                 break
-        assert undone_at is not None, "no undo was offered in 400 random contrato actions"
+        assert undone_at is not None, "no undo was offered in 400 random actions"
         stale = c.post(f"/v1/tables/{tid}/moves", headers=bearer(t["seats"][who]["token"]),
                        json={"move": {"op": "undo"}, "ply": undone_at})
         assert stale.status_code == 409
