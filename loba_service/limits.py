@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, fields
 
-__all__ = ["Limits"]
+__all__ = ["Limits", "positive_int"]
 
 
 @dataclass(frozen=True)
@@ -69,16 +69,10 @@ class Limits:
         env = os.environ if environ is None else environ
         values: dict[str, int] = {}
         for f in fields(cls):
-            raw = env.get(f"LOBA_SERVICE_{f.name.upper()}")
-            if raw is None:
-                continue
-            try:
-                value = int(raw)
-            except ValueError:
-                raise SystemExit(f"error: LOBA_SERVICE_{f.name.upper()} must be an integer, not {raw!r}") from None
-            if value < 1:
-                raise SystemExit(f"error: LOBA_SERVICE_{f.name.upper()} must be at least 1")
-            values[f.name] = value
+            key = f"LOBA_SERVICE_{f.name.upper()}"
+            raw = env.get(key)
+            if raw is not None:
+                values[f.name] = positive_int(key, raw)
         return cls(**values)
 
     def table(self) -> list[tuple[str, int, str]]:
@@ -88,6 +82,18 @@ class Limits:
             doc = _DOCS.get(f.name, "")
             out.append((f.name, int(getattr(self, f.name)), doc))
         return out
+
+
+def positive_int(key: str, raw: str) -> int:
+    """The value of the environment variable ``key``, a positive integer; anything else stops the server
+    before it starts, saying which variable and why."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SystemExit(f"error: {key} must be an integer, not {raw!r}") from None
+    if value < 1:
+        raise SystemExit(f"error: {key} must be at least 1")
+    return value
 
 
 _DOCS = {

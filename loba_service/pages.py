@@ -30,6 +30,7 @@ STATIC = {
     "arrange.js": "text/javascript; charset=utf-8",
     "rulesets.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
+    "players.js": "text/javascript; charset=utf-8",
     "qr.js": "text/javascript; charset=utf-8",
     "seat.js": "text/javascript; charset=utf-8",
     "page.css": "text/css; charset=utf-8",

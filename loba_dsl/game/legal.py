@@ -141,7 +141,7 @@ class LegalGenerator:
                 continue
             for codes, have in zip(cg.suit_codes, present, strict=True):
                 if have:
-                    for ranks, w in self._run_skeletons(k, have, budget, clock):
+                    for ranks, w in self.candidates.iter_run_skeletons(k, have, budget, clock.tick):
                         naturals = [codes[r] for r in ranks]
                         for wilds in wilds_for(w, naturals):
                             clock.tick()
@@ -151,25 +151,6 @@ class LegalGenerator:
                 clock.tick()
                 if len(m) >= self.least:
                     yield m
-
-    def _run_skeletons(self, k: CompiledShape, present: int, budget: int,
-                       clock: Clock) -> Iterator[tuple[tuple[int, ...], int]]:
-        """:meth:`CandidateGenerator._run_skeletons`, lazily: (natural ranks, wilds to add) of one suit."""
-        n_present = present.bit_count()
-        if n_present + budget < k.lo:
-            return
-        for size, ranks, mask in self.candidates.run_windows[k.index]:
-            if size > n_present + budget:
-                break
-            have = (mask & present).bit_count()
-            gaps = size - have
-            if gaps > budget or not have:
-                continue
-            options = [r for r in ranks if present >> r & 1]
-            for extra in range(min(budget - gaps, have - 1) + 1):
-                for to_wild in itertools.combinations(range(have), extra):
-                    clock.tick()
-                    yield tuple(r for i, r in enumerate(options) if i not in to_wild), gaps + extra
 
     def is_meld(self, cards: tuple[Card, ...], clock: Clock) -> bool:
         return self.matcher.match(cards, reasons=False, budget=clock).best is not None

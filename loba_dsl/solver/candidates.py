@@ -754,10 +754,15 @@ class CandidateGenerator:
         wild as well.  Filled once per (shape, ranks present, budget): the
         table the run candidates of every hand are read from.
         """
+        return tuple(self.iter_run_skeletons(k, present, budget))
+
+    def iter_run_skeletons(self, k: CompiledShape, present: int, budget: int,
+                           tick: Callable[[], object] | None = None) -> Iterator[Skeleton]:
+        """:meth:`_run_skeletons` one at a time (the legal-move listing reads them lazily), calling ``tick``
+        (a budget's clock) before each."""
         n_present = present.bit_count()
         if n_present + budget < k.lo:
-            return ()
-        out: list[Skeleton] = []
+            return
         for size, ranks, mask in self.run_windows[k.index]:
             if size > n_present + budget:
                 break
@@ -768,5 +773,6 @@ class CandidateGenerator:
             options = [r for r in ranks if present >> r & 1]
             for extra in range(min(budget - gaps, have - 1) + 1):
                 for to_wild in itertools.combinations(range(have), extra):
-                    out.append((tuple(r for i, r in enumerate(options) if i not in to_wild), gaps + extra))
-        return tuple(out)
+                    if tick is not None:
+                        tick()
+                    yield tuple(r for i, r in enumerate(options) if i not in to_wild), gaps + extra

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { onLang, t } from "./i18n.js";
 import { el } from "./picker.js";
+import { playersField } from "./players.js";
 import { fillSelect, onHouse, refOf } from "./rulesets.js";
 
 // Loaded only when needed (a table's seat, a new table's links): the first view of the page stays light.
@@ -108,30 +109,7 @@ export function initPlay() {
     select.addEventListener("change", () => {
       setup.ruleset = select.value;
     });
-    const list = el("fieldset", { class: "players" }, el("legend", { text: t("sheet.players") }));
-    setup.players.forEach((name, i) => {
-      const id = `play-player-${i}`;
-      const input = el("input", { type: "text", id, value: name, autocapitalize: "words", maxlength: "40" });
-      input.addEventListener("input", () => {
-        setup.players[i] = input.value;
-      });
-      const row = el("div", { class: "row" }, el("label", { for: id, text: t("sheet.player", { n: i + 1 }) }), input);
-      if (setup.players.length > 2) {
-        row.append(el("button", { type: "button", class: "secondary small", "aria-label": t("sheet.removePlayer", { n: i + 1 }),
-          text: "✕", onclick: () => {
-            setup.players.splice(i, 1);
-            render();
-            document.getElementById("play-add-player").focus();
-          } }));
-      }
-      list.append(row);
-    });
-    list.append(el("button", { type: "button", id: "play-add-player", class: "secondary", text: t("sheet.addPlayer"),
-      onclick: () => {
-        setup.players.push("");
-        render();
-        document.getElementById(`play-player-${setup.players.length - 1}`).focus();
-      } }));
+    const list = playersField("play", setup.players, render);
     list.append(el("p", { class: "hint", text: t("play.dealerHint") }));
     form.append(list);
     const match = el("input", { type: "checkbox", id: "play-match" });

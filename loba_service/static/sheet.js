@@ -5,6 +5,7 @@
 import { api, ApiError } from "./api.js";
 import { onLang, t } from "./i18n.js";
 import { el } from "./picker.js";
+import { playersField } from "./players.js";
 import { fillSelect, HOUSE, houseLabel, onHouse, refOf, rulesets } from "./rulesets.js";
 
 const KEY = "loba.sheet.v1";
@@ -175,30 +176,7 @@ function renderSetup() {
   form.append(rulesetField("sheet-ruleset", setup.ruleset || rulesets.defaultName, (v) => {
     setup.ruleset = v;
   }));
-  const list = el("fieldset", { class: "players" }, el("legend", { text: t("sheet.players") }));
-  setup.players.forEach((name, i) => {
-    const id = `sheet-player-${i}`;
-    const input = el("input", { id, type: "text", value: name, autocomplete: "off", maxlength: "40" });
-    input.addEventListener("input", () => {
-      setup.players[i] = input.value;
-    });
-    const row = el("div", { class: "row" }, el("label", { for: id, text: t("sheet.player", { n: i + 1 }) }), input);
-    if (setup.players.length > 2) {
-      row.append(el("button", { type: "button", class: "secondary small", "aria-label": t("sheet.removePlayer", { n: i + 1 }),
-        text: "✕", onclick: () => {
-          setup.players.splice(i, 1);
-          render();
-          document.getElementById("sheet-add-player").focus();
-        } }));
-    }
-    list.append(row);
-  });
-  list.append(el("button", { type: "button", id: "sheet-add-player", class: "secondary", text: t("sheet.addPlayer"),
-    onclick: () => {
-      setup.players.push("");
-      render();
-      document.getElementById(`sheet-player-${setup.players.length - 1}`).focus();
-    } }));
+  const list = playersField("sheet", setup.players, render);
   form.append(list);
   if (setup.error) form.append(problemList(setup.error, "err.title"));
   form.append(el("div", { class: "actions" },

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, fields
 
+from loba_service.limits import positive_int
+
 __all__ = ["TablesConfig"]
 
 
@@ -38,7 +40,6 @@ class TablesConfig:
     """How often finished and abandoned tables are looked for, in seconds."""
     bot_s: int = 30
     """Longest a bot seat may think about one action, in seconds (then it plays its first legal action)."""
-    """How often finished and abandoned tables are looked for, in seconds."""
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> TablesConfig:
@@ -49,14 +50,5 @@ class TablesConfig:
             raw = env.get(key)
             if raw is None:
                 continue
-            if f.name == "db":
-                values["db"] = raw
-                continue
-            try:
-                value = int(raw)
-            except ValueError:
-                raise SystemExit(f"error: {key} must be an integer, not {raw!r}") from None
-            if value < 1:
-                raise SystemExit(f"error: {key} must be at least 1")
-            values[f.name] = value
+            values[f.name] = raw if f.name == "db" else positive_int(key, raw)
         return cls(**values)  # type: ignore[arg-type]
