@@ -173,10 +173,10 @@ def _validate(file: str, text: str) -> Any:
     return engine.validate(_rulesets(), file, text)
 
 
-def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any) -> Any:
+def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any, held: Any = None) -> Any:
     from loba_service import games
 
-    return games.WORK[name](games.process_games(key), _rulesets().get_spec(spec), req)
+    return games.WORK[name](games.process_games(key), _rulesets().get_spec(spec), req, held)
 
 
 CALLS: dict[str, Callable[..., Any]] = {
