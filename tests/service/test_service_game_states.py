@@ -142,6 +142,8 @@ def test_a_stale_ply_is_409_by_token_too(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["type"] == "urn:loba-dsl:problem:stale"
     r = client.post("/v1/games/check", json={"state": st["state"], "move": move, "ply": 1})
     assert r.status_code == 409
+    checked = post(client, "/v1/games/check", {"state": st["state"], "move": move, "ply": 0})
+    assert checked["ok"] and checked["state"] == st["state"]  # a dry run: the game (and its token) unchanged
 
 
 def test_a_sealed_game_by_tokens_shows_a_seat_no_more_than_its_record_does(client: TestClient) -> None:
