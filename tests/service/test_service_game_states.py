@@ -142,6 +142,13 @@ def test_a_stale_ply_is_409_by_token_too(client: TestClient) -> None:
     assert r.status_code == 409 and r.json()["type"] == "urn:loba-dsl:problem:stale"
     r = client.post("/v1/games/check", json={"state": st["state"], "move": move, "ply": 1})
     assert r.status_code == 409
+    r = client.post("/v1/games/play", json={"state": st["state"], "move": move, "ply": 3, "include_record": False})
+    assert r.status_code == 409 and "the state is at ply 0" in r.json()["detail"]
+    # rules.md §1: a turn begins with a draw, so a discard first is illegal, naming the rule
+    discard = {"op": "discard", "player": "Beto", "card": st["view"]["hand"][0]}
+    r = client.post("/v1/games/play", json={"state": st["state"], "move": discard, "include_record": False})
+    assert r.status_code == 422 and r.json()["errors"][0]["code"] == "illegal-move", r.text
+    assert r.json()["errors"][0]["rule"].startswith("turn.")
     checked = post(client, "/v1/games/check", {"state": st["state"], "move": move, "ply": 0})
     assert checked["ok"] and checked["state"] == st["state"]  # a dry run: the game (and its token) unchanged
 
