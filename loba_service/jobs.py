@@ -94,14 +94,16 @@ def arrange(spec: tuple[str, str, str], cards: tuple[int, ...], discard: bool, o
 
 def arrange_cards(rs: Any, req: Any, limits: Any) -> tuple[int, ...]:
     """The hand of an ``ArrangeRequest``, read and checked (a 422 for a bad one, before any solving)."""
-    from loba_dsl import InputError
+    from loba_dsl import InputError, said
     from loba_service import engine
 
     cards = engine.parse_hand(rs, req.cards, req.lang, limits.max_hand)
     if not cards:
-        raise InputError("no cards given", hint='e.g. {"cards": "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"}')
+        raise InputError(said("no cards given"), hint=said("e.g. {example}",
+                                                           example='{"cards": "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"}'))
     if req.players is not None and not rs.players.min <= req.players <= rs.players.max:
-        raise InputError(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, not {req.players}")
+        raise InputError(said("{ruleset} is played by {least} to {most} players, not {players}", ruleset=rs.name,
+                              least=rs.players.min, most=rs.players.max, players=req.players))
     return tuple(cards)
 
 
@@ -173,10 +175,10 @@ def _validate(file: str, text: str) -> Any:
     return engine.validate(_rulesets(), file, text)
 
 
-def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any) -> Any:
+def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any, held: Any = None) -> Any:
     from loba_service import games
 
-    return games.WORK[name](games.process_games(key), _rulesets().get_spec(spec), req)
+    return games.WORK[name](games.process_games(key), _rulesets().get_spec(spec), req, held)
 
 
 CALLS: dict[str, Callable[..., Any]] = {
