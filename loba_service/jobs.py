@@ -175,10 +175,10 @@ def _validate(file: str, text: str, messages: str = "en") -> Any:
     return engine.validate(_rulesets(), file, text, messages)
 
 
-def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any) -> Any:
+def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any, held: Any = None) -> Any:
     from loba_service import games
 
-    return games.WORK[name](games.process_games(key), _rulesets().get_spec(spec), req)
+    return games.WORK[name](games.process_games(key), _rulesets().get_spec(spec), req, held)
 
 
 CALLS: dict[str, Callable[..., Any]] = {
