@@ -97,6 +97,10 @@ def serve(
         timeout_keep_alive=limits.keep_alive,
         limit_max_requests=None,
         server_header=False,
+        # A live table's state messages are 1-3 kB of JSON sent to every seat after every move: compressing each
+        # for each socket cost a tenth of the server's CPU a move (benchmarks/bench_tables.py), for bytes a phone
+        # on any network receives in no time.
+        ws_per_message_deflate=False,
     )
     if workers > 1:
         from uvicorn.supervisors import Multiprocess
