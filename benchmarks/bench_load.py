@@ -1,6 +1,7 @@
 """Load benchmark of ``loba serve`` against a bare Starlette+uvicorn app, driven by ``wrk``, in one run.
 
-Run: ``python benchmarks/bench_load.py [--seconds 8] [--rounds 3] [--connections 32] [--wrk /usr/bin/wrk]``.
+Run: ``python benchmarks/bench_load.py [--seconds 8] [--rounds 3] [--connections 32] [--wrk /usr/bin/wrk]
+[--only play]`` (``--only play``: the ``/v1/games/play`` figures alone).
 
 It starts, on loopback, a bare app (Starlette on uvicorn, one endpoint that decodes a JSON body with msgspec and
 answers JSON: the stack's own limit) and ``loba serve --port 0``, then measures with the same ``wrk`` client:
@@ -8,8 +9,11 @@ answers JSON: the stack's own limit) and ``loba serve --port 0``, then measures 
 1. ``/v1/check`` (a 3-card meld) requests/s against the bare app's (issue 22's target: at least 0.7 of it);
 2. ``/v1/arrange`` of a 10-card hand: the server process's CPU per request (``/proc``, its threads and its
    solver processes) against the same solve in-process (``jobs.arrange_request``, best of N; target: at most 3x);
-3. ``/v1/games/play`` on a record at ply 400 (a random 4-player menos round) against the bare app (target: at
-   least 0.3 of it; the game endpoints resume the table from the last answer instead of replaying the record);
+3. ``/v1/games/play`` at ply 4 and at ply 400 of a random 4-player menos round, both ways: sending the whole
+   record (the answer carries the new record), and sending the state token of that record with
+   ``"include_record": false`` (the answer carries the events, the view and the new token), each against the bare
+   app (issue 22's target: play at ply 400 at least 0.3 of it; issue 20's: a move at ply 400 within 1.5x of one
+   at ply 4);
 4. a mix of ``/v1/check`` with 10% malformed requests (broken JSON, bad cards, unknown fields) with hostile clients
    running beside it (50 slowloris connections, an idle-connection flood, a CPU-heavy house ruleset every second,
    a 1 MiB head every second), and ``/healthz`` probed every 20 ms by a light prober in a process of its own (a
@@ -176,17 +180,31 @@ def bare_server() -> Iterator[int]:
             proc.wait(10)
 
 
-def ply_body(ply: int = 400) -> bytes:
-    """A /v1/games/play body: the record of a random 4-player menos round up to ``ply``, and its next move."""
+def ply_request(ply: int = 400) -> dict[str, Any]:
+    """A /v1/games/play request: the record of a random 4-player menos round up to ``ply``, and its next move."""
     from bench_game import long_round, prefix
 
     full = long_round(420)
     t, move = prefix(full, ply)
-    return json.dumps({"record": t.record(), "move": move.to_dict(full.rs), "ply": t.ply}).encode()
+    return {"record": t.record(), "move": move.to_dict(full.rs), "ply": t.ply}
+
+
+def ply_body(ply: int = 400) -> bytes:
+    return json.dumps(ply_request(ply)).encode()
 
 
 def ply_400_body() -> bytes:
     return ply_body(400)
+
+
+def state_body(port: int, ply: int) -> bytes:
+    """The same move as :func:`ply_body` sent by the state token of its record (``/v1/games/state`` gives it),
+    asking for no record back."""
+    req = ply_request(ply)
+    status, answer = request(port, "POST", "/v1/games/state", {"record": req.pop("record")})
+    if status != 200:
+        raise SystemExit(f"/v1/games/state answered {status}: {answer[:300]!r}")
+    return json.dumps({**req, "state": json.loads(answer)["state"], "include_record": False}).encode()
 
 
 def in_process_arrange(n: int = 2_000) -> float:
@@ -206,6 +224,41 @@ def in_process_arrange(n: int = 2_000) -> float:
             jobs.arrange_request(("shipped", "menos", ""), req, limits, 2.0, cards, local=True)
         best = min(best, (time.process_time() - t0) / n)
     return best
+
+
+def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, play4: bytes, play400: bytes,
+                 pid: int) -> None:
+    """``/v1/games/play`` at ply 4 and 400, by record and by state token, each run interleaved with the bare app
+    (``--rounds`` times, the best kept): requests/s, each against the bare app's best, and the server process's
+    CPU per request (``/proc``: less moved by the machine's load than requests/s)."""
+    bodies = {("record", 4): play4, ("record", 400): play400,
+              ("state", 4): state_body(port, 4), ("state", 400): state_body(port, 400)}
+    best: dict[Any, dict[str, Any]] = {}
+    cpu: dict[Any, float] = {}
+    for _ in range(args.rounds):
+        for key, body in bodies.items():
+            for k, p_, path, b in (("bare", bare, "/json", check), (key, port, "/v1/games/play", body)):
+                cpu0 = cpu_seconds(pid)
+                r = wrk(args.wrk, p_, path, [b], args.seconds, args.connections)
+                r["cpu"] = (cpu_seconds(pid) - cpu0) / max(1, r["total"])
+                if r["2xx"] == 0 or r["5xx"] or r["4xx"]:
+                    raise SystemExit(f"{k}: {r}")
+                cpu[k] = min(cpu.get(k, r["cpu"]), r["cpu"])
+                if k not in best or r["rps"] > best[k]["rps"]:
+                    best[k] = r
+    bare_rps = best["bare"]["rps"]
+    print(f"  bare Starlette app          {bare_rps:9.0f} req/s  p99 {best['bare']['p99']:>8}  "
+          f"(its CPU is not measured: another process)")
+    for way in ("record", "state"):
+        for ply in (4, 400):
+            r = best[(way, ply)]
+            print(f"  play@{ply:<3} by {way:6} ({len(bodies[(way, ply)]):6} B) {r['rps']:9.0f} req/s  "
+                  f"p99 {r['p99']:>8}  {r['rps'] / bare_rps:.2f} of bare  server CPU {cpu[(way, ply)] * 1e6:5.0f} us "
+                  "a request")
+        ratio = best[(way, 4)]["rps"] / best[(way, 400)]["rps"]
+        cpu_ratio = cpu[(way, 400)] / cpu[(way, 4)]
+        print(f"  by {way}: a move at ply 400 costs {ratio:.2f}x one at ply 4 in requests/s, {cpu_ratio:.2f}x in "
+              f"server CPU (target <= 1.5); play@400 {best[(way, 400)]['rps'] / bare_rps:.2f} of bare (target >= 0.3)")
 
 
 class Hostile:
@@ -413,6 +466,7 @@ def main() -> None:
     ap.add_argument("--hostile", default="slowloris,flood,heavy", help="part 4's hostile clients (or none)")
     ap.add_argument("--baseline", metavar="DIR", help="with --healthz-only: also serve the code of this checkout "
                     "(e.g. an unpacked `git archive` of an earlier commit), rounds interleaved with this one's")
+    ap.add_argument("--only", choices=["play"], help="measure /v1/games/play alone (record and state paths)")
     args = ap.parse_args()
     if args.healthz_only:
         healthz_only(args)
@@ -422,7 +476,8 @@ def main() -> None:
     play = ply_400_body()
     play4 = ply_body(4)
     print(f"load average before: {os.getloadavg()}")
-    print(f"in-process arrange of 10 cards: {in_process_arrange() * 1e6:.1f} us CPU a call (best of 5 x 2,000)")
+    if args.only is None:
+        print(f"in-process arrange of 10 cards: {in_process_arrange() * 1e6:.1f} us CPU a call (best of 5 x 2,000)")
     env = {"LOBA_SERVICE_MAX_CONNECTIONS_PER_CLIENT": "4096", "LOBA_SERVICE_MAX_CONNECTIONS": "2000"}
     s_, c_ = args.seconds, args.connections
     with bare_server() as bare, serve(env) as loba:
@@ -437,9 +492,15 @@ def main() -> None:
                     if key not in results or r["rps"] > results[key]["rps"]:
                         results[key] = r
 
+        if args.only == "play":
+            play_figures(args, bare, loba.port, check, play4, play, loba.proc.pid)
+            print(f"load average after: {os.getloadavg()}")
+            return
         best("check", loba.port, "/v1/check", check)
         best("play@400", loba.port, "/v1/games/play", play)
         best("play@4", loba.port, "/v1/games/play", play4)
+        best("play@400 by state", loba.port, "/v1/games/play", state_body(loba.port, 400))
+        best("play@4 by state", loba.port, "/v1/games/play", state_body(loba.port, 4))
         cpu0 = cpu_seconds(loba.proc.pid)
         results["arrange"] = wrk(args.wrk, loba.port, "/v1/arrange", [arrange], s_, c_)
         cpu = cpu_seconds(loba.proc.pid) - cpu0
@@ -453,6 +514,9 @@ def main() -> None:
         print(f"/v1/games/play at ply 400 / bare: {results['play@400']['rps'] / bare_rps:.2f} (target >= 0.3)")
         print(f"/v1/games/play: a move at ply 400 costs {results['play@4']['rps'] / results['play@400']['rps']:.2f}x "
               "one at ply 4 (requests/s at ply 4 over ply 400; target <= 1.5)")
+        state400, state4 = results["play@400 by state"]["rps"], results["play@4 by state"]["rps"]
+        print(f"/v1/games/play by state token at ply 400 / bare: {state400 / bare_rps:.2f} (target >= 0.3); "
+              f"a move at ply 400 costs {state4 / state400:.2f}x one at ply 4 (target <= 1.5)")
         per = cpu / max(1, results["arrange"]["total"])
         inproc = in_process_arrange(500)
         print(f"/v1/arrange 10 cards: {per * 1e6:.0f} us server CPU a request; in-process {inproc * 1e6:.1f} us: "

@@ -158,6 +158,8 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "DSLError": "loba_dsl.errors",
     "Location": "loba_dsl.errors",
     "decode_utf8": "loba_dsl.errors",
+    "Said": "loba_dsl.errors",
+    "said": "loba_dsl.errors",
 }
 
 __all__ = [
@@ -196,6 +198,7 @@ __all__ = [
     "RoundScore",
     "Ruleset",
     "RulesetError",
+    "Said",
     "ShippedOnly",
     "Siblings",
     "SimReport",
@@ -250,6 +253,7 @@ __all__ = [
     "replay_text",
     "round_text",
     "ruleset_text",
+    "said",
     "score_round",
     "score_round_sheet",
     "shipped_names",
@@ -299,8 +303,10 @@ if TYPE_CHECKING:
     from loba_dsl.errors import LobaErrors as LobaErrors
     from loba_dsl.errors import Location as Location
     from loba_dsl.errors import RulesetError as RulesetError
+    from loba_dsl.errors import Said as Said
     from loba_dsl.errors import clean as clean_text
     from loba_dsl.errors import decode_utf8 as decode_utf8
+    from loba_dsl.errors import said as said
     from loba_dsl.game import GameRecord as GameRecord
     from loba_dsl.game import IllegalMove as IllegalMove
     from loba_dsl.game import InvalidMove as InvalidMove

@@ -23,8 +23,8 @@ stays under its column:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -56,6 +56,67 @@ def clean_line(text: str) -> str:
     True
     """
     return _CONTROL_IN_LINE.sub("\ufffd", text)
+
+
+class Said(str):
+    """Words of a message or hint that can be said in another language: the English text itself (so it is a
+    ``str`` wherever a message was one), and the template and named fields it was made from.
+
+    The template is the English sentence with its fields (``unknown card '{token}'``); it is also the key
+    of its other languages' words (:mod:`loba_dsl.error_words`).  A field may itself be :class:`Said`
+    (``did you mean '...'?`` inside a hint), and is said in the same language.
+
+    >>> s = said("unknown card '{token}'", token="Z♠")
+    >>> s, s.say("es")
+    ("unknown card 'Z♠'", "carta desconocida 'Z♠'")
+    >>> said("{some} or {last}", some="es", last=said("copies")).say("es")
+    'es o copias'
+    """
+
+    template: str
+    fields: Mapping[str, Any]
+    args: tuple[Any, ...]
+
+    def __new__(cls, template: str, args: tuple[Any, ...] = (), fields: Mapping[str, Any] | None = None) -> Said:
+        fields = fields or {}
+        self = super().__new__(cls, template.format(*args, **fields))  # a Said field is its English text
+        self.template = template
+        self.args = args
+        self.fields = fields
+        return self
+
+    def say(self, lang: str) -> str:
+        """These words in ``lang`` (``en``: the English text itself; a template without words in ``lang``
+        is said in English)."""
+        if lang == "en":
+            return str.__str__(self)
+        from loba_dsl.error_words import literal_in, template_in  # only when another language is asked for
+
+        template = template_in(self.template, lang)
+        if template is None and not self.args and not self.fields:  # someone else's words, a value in them
+            return literal_in(str.__str__(self), lang)
+        args = [v.say(lang) if isinstance(v, Said) else v for v in self.args]
+        fields = {k: v.say(lang) if isinstance(v, Said) else v for k, v in self.fields.items()}
+        return (template or self.template).format(*args, **fields)
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a solver process sends its errors to the server
+        return (Said, (self.template, self.args, dict(self.fields)))
+
+    @classmethod
+    def literal(cls, text: str) -> Said:
+        """Someone else's words (PyYAML's, jsonschema's): the text is the template, so the catalogue may
+        have words for it (or for its pattern) in another language."""
+        return cls(text.replace("{", "{{").replace("}", "}}"))
+
+
+def said(template: str, *args: Any, **fields: Any) -> Said:
+    """A message or hint as :class:`Said` words: ``template`` (English) with its fields filled in."""
+    return Said(template, args, fields)
+
+
+def say(text: str | None, lang: str) -> str | None:
+    """``text`` in ``lang`` when it is :class:`Said` words; any other text as it is."""
+    return text.say(lang) if isinstance(text, Said) else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +169,9 @@ class LobaError(Exception):
         hint: str | None = None,
         code: str | None = None,
     ) -> None:
+        self.said = message if isinstance(message, Said) else None
+        """The message as words in other languages too (``None``: English only)."""
+        self.hint_said = hint if isinstance(hint, Said) else None
         message = clean(message)
         super().__init__(message)
         self.message = message
@@ -115,6 +179,14 @@ class LobaError(Exception):
         self.hint = None if hint is None else clean(hint)
         if code is not None:
             self.code = code
+
+    def message_in(self, lang: str = "en") -> str:
+        """The message in ``lang`` (``en`` or ``es``; English where it has no words in ``lang`` yet)."""
+        return self.message if lang == "en" or self.said is None else clean(self.said.say(lang))
+
+    def hint_in(self, lang: str = "en") -> str | None:
+        """The hint in ``lang``, as :meth:`message_in`."""
+        return self.hint if lang == "en" or self.hint_said is None else clean(self.hint_said.say(lang))
 
     def headline(self) -> str:
         """One line: ``where: error: message (hint)``."""
@@ -133,24 +205,25 @@ class LobaError(Exception):
             out.append(f"{'':>5} | {' ' * (column - 1)}{'^' * max(1, min(loc.length, QUOTE_WIDTH))}")
         return "\n".join(out)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, lang: str = "en") -> dict[str, object]:
         """A JSON-ready form: what, and where (``file``, ``line``, ``column``, ``length``), so a page
-        can underline it.  ``errors`` lists every problem (here just this one).
+        can underline it.  ``errors`` lists every problem (here just this one); ``lang``: the language of
+        the messages and hints.
 
         >>> loc = Location("house.yaml", 3, 5, "  x: escalara", 8)
         >>> d = LobaError("unknown meld kind", location=loc, code="dsl").to_dict()
         >>> [d[k] for k in ("code", "file", "line", "column", "length")], len(d["errors"])
         (['dsl', 'house.yaml', 3, 5, 8], 1)
         """
-        return {**self.problem(), "errors": [self.problem()]}
+        return {**self.problem(lang), "errors": [self.problem(lang)]}
 
-    def problem(self) -> dict[str, object]:
-        """This one error as a JSON-ready dict, without the ``errors`` list."""
+    def problem(self, lang: str = "en") -> dict[str, object]:
+        """This one error as a JSON-ready dict, without the ``errors`` list (its words in ``lang``)."""
         loc = self.location
         return {
             "code": self.code,
-            "message": self.message,
-            "hint": self.hint,
+            "message": self.message_in(lang),
+            "hint": self.hint_in(lang),
             "file": clean_line(loc.source) if loc else None,
             "source": clean_line(loc.source) if loc else None,
             "line": loc.line if loc else None,
@@ -198,7 +271,8 @@ class LobaErrors(LobaError):
             raise ValueError("LobaErrors needs at least one error")
         self.errors: tuple[LobaError, ...] = tuple(errors)
         first = self.errors[0]
-        super().__init__(first.message, location=first.location, hint=first.hint, code=first.code)
+        super().__init__(first.said or first.message, location=first.location, hint=first.hint_said or first.hint,
+                         code=first.code)
 
     def headline(self) -> str:
         return "\n".join(e.headline() for e in self.errors)
@@ -206,7 +280,7 @@ class LobaErrors(LobaError):
     def render(self) -> str:
         return "\n".join(e.render() for e in self.errors)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self, lang: str = "en") -> dict[str, object]:
         """The first error's fields (as :meth:`LobaError.to_dict`), and ``errors``: every one of them.
 
         >>> both = LobaErrors([InputError("bad card 'X'", location=Location("<cards>", 1, 1, "X Y")),
@@ -214,7 +288,7 @@ class LobaErrors(LobaError):
         >>> [(e["message"], e["column"], e["length"]) for e in both.to_dict()["errors"]]
         [("bad card 'X'", 1, 1), ("bad card 'Y'", 3, 1)]
         """
-        return {**self.errors[0].problem(), "errors": [e.problem() for e in self.errors]}
+        return {**self.errors[0].problem(lang), "errors": [e.problem(lang) for e in self.errors]}
 
     @property
     def is_input_error(self) -> bool:
@@ -225,7 +299,7 @@ _LINE_BREAK = re.compile("\r\n|\r|\n")
 
 
 def decode_utf8(data: bytes, source: str, *, error: type[LobaError] = InputError, offset: int = 0,
-                first_line: int = 1, hint: str = "save it as UTF-8") -> str:
+                first_line: int = 1, hint: str | None = None) -> str:
     r"""``data`` as text (a UTF-8 byte-order mark at its start dropped), or the one error every command and
     endpoint gives for text that is not UTF-8: where the bad byte is (``source:line:column``), which byte,
     and its offset.  ``data`` may be a piece of a longer text: its first byte at byte ``offset``, on line
@@ -246,8 +320,9 @@ def decode_utf8(data: bytes, source: str, *, error: type[LobaError] = InputError
         before = _LINE_BREAK.split(data[bom:at].decode("utf-8"))
         after = _LINE_BREAK.split(data[at:].decode("utf-8", "replace"), maxsplit=1)[0]
         location = Location(source, first_line + len(before) - 1, len(before[-1]) + 1, text=before[-1] + after)
-        raise error(f"not UTF-8 text (bad byte 0x{data[at]:02x} at byte offset {offset + at})", location=location,
-                    hint=hint) from None
+        raise error(said("not UTF-8 text (bad byte 0x{byte:02x} at byte offset {offset})", byte=data[at],
+                         offset=offset + at), location=location,
+                    hint=said("save it as UTF-8") if hint is None else hint) from None
 
 
 def raise_all(errors: Sequence[LobaError]) -> None:
@@ -258,7 +333,7 @@ def raise_all(errors: Sequence[LobaError]) -> None:
         raise LobaErrors(errors)
 
 
-def suggest(word: str, candidates: Iterable[str]) -> str | None:
+def suggest(word: str, candidates: Iterable[str]) -> Said | None:
     """A ``did you mean`` hint for ``word`` among ``candidates``, or ``None``.
 
     >>> suggest("escalara", ["pierna", "escalera"])
@@ -271,4 +346,4 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
     if not matches:
         lowered = {c.lower(): c for c in pool}
         matches = [lowered[m] for m in difflib.get_close_matches(word.lower(), list(lowered), n=1)]
-    return f"did you mean '{matches[0]}'?" if matches else None
+    return said("did you mean '{word}'?", word=matches[0]) if matches else None

@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card, Deck
-from loba_dsl.errors import InputError, LobaError, Location, raise_all, suggest
+from loba_dsl.errors import InputError, LobaError, Location, Said, raise_all, said, suggest
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -73,7 +73,7 @@ def _forms(spelling: str) -> set[str]:
 
 
 def _either(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return words[0] if len(words) == 1 else said("{some} or {last}", some=", ".join(words[:-1]), last=words[-1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +103,9 @@ class Notation:
             known = ", ".join(deck.languages)
             did_you_mean = suggest(lang, deck.languages)
             raise InputError(
-                f"unknown language '{lang}'",
-                hint=f"{did_you_mean + ' ' if did_you_mean else ''}known languages: {known}",
+                said("unknown language '{lang}'", lang=lang),
+                hint=said("{suggestion} known languages: {known}", suggestion=did_you_mean, known=known)
+                if did_you_mean else said("known languages: {known}", known=known),
             )
         self.deck = deck
         self.lang = lang
@@ -193,7 +194,8 @@ class Notation:
                     if elsewhere is not None and len(errors) < MAX_ERRORS:  # "7 picas" without --lang es
                         following = matches[index + 1]
                         where = Location(source, number, match.start() + 1, line, following.end() - match.start())
-                        errors.append(InputError(f"unknown card '{line[match.start():following.end()]}'",
+                        errors.append(InputError(said("unknown card '{token}'",
+                                                      token=line[match.start():following.end()]),
                                                  location=where, hint=elsewhere))
                         joined = index + 1
                         continue
@@ -204,16 +206,20 @@ class Notation:
                     where = Location(source, number, match.start() + 1, line, len(token))
                     if len(token) > MAX_HINTED_TOKEN:
                         shown = token[:MAX_SHOWN_TOKEN] + ("…" if len(token) > MAX_SHOWN_TOKEN else "")
-                        errors.append(InputError(f"unknown card '{shown}' ({len(token)} characters)",
-                                                 location=where, hint="a card is a rank followed by a suit"))
+                        errors.append(InputError(said("unknown card '{token}' ({length} characters)", token=shown,
+                                                      length=len(token)),
+                                                 location=where, hint=said("a card is a rank followed by a suit")))
                         continue
                     hint = self._hint(token)
-                    errors.append(InputError(f"unknown card '{token}'", location=where, hint=hint))
+                    errors.append(InputError(said("unknown card '{token}'", token=token), location=where, hint=hint))
                 elif code != _SKIP:
                     cards.append(code)
                     spans.append(Span(number, match.start() + 1, len(token)))
         if more:
-            summary = f"… and {more} more unknown card{'s' if more > 1 else ''} (only the first {MAX_ERRORS} are shown)"
+            summary = (said("… and {more} more unknown cards (only the first {shown} are shown)", more=more,
+                            shown=MAX_ERRORS) if more > 1 else
+                       said("… and {more} more unknown card (only the first {shown} are shown)", more=more,
+                            shown=MAX_ERRORS))
             errors.append(InputError(summary, location=Location(source, first_line, 1)))
         raise_all(errors)
         return ParsedCards(tuple(cards), tuple(spans))
@@ -279,26 +285,27 @@ class Notation:
         if normalise(rank) not in self._rank_sp or normalise(suit) not in self._other_suit:
             return None
         word, langs = self._other_suit[normalise(suit)]
-        return f"'{word}' is a suit only with --lang {_either(langs)}"
+        return said("'{word}' is a suit only with --lang {langs}", word=word, langs=_either(langs))
 
-    def _hint(self, token: str) -> str:
+    def _hint(self, token: str) -> Said:
         """Why ``token`` is no card, and which card it might have meant."""
         deck, word = self.deck, normalise(token)
         splits = [(word[:i], word[i:]) for i in range(len(word) - 1, 0, -1)]
 
-        def mean(rank: int, suit: int) -> str:
-            return f"did you mean '{deck.name(deck.code(rank, suit))}'?"
+        def mean(rank: int, suit: int) -> Said:
+            return said("did you mean '{word}'?", word=deck.name(deck.code(rank, suit)))
 
         for head, tail in splits:
             if head in self._codes and tail in self._codes:
-                return f"separate the cards: '{self.format((self._codes[head], self._codes[tail]))}'"
+                return said("separate the cards: '{cards}'", cards=self.format((self._codes[head], self._codes[tail])))
             if head in self._suit_sp and tail in self._rank_sp:
-                return f"the rank comes first: {mean(self._rank_sp[tail], self._suit_sp[head])}"
+                return said("the rank comes first: {suggestion}",
+                            suggestion=mean(self._rank_sp[tail], self._suit_sp[head]))
         for head, tail in splits:
             if tail in self._suit_sp:
                 if head in self._other_lang:
                     letter, langs = self._other_lang[head]
-                    return f"'{letter}' is a rank only with --lang {_either(langs)}"
+                    return said("'{letter}' is a rank only with --lang {langs}", letter=letter, langs=_either(langs))
                 rank = self._faces.get(int(head)) if head.isascii() and head.isdigit() else None
                 close = _close_matches(head, self._rank_sp)
                 if rank is None and close:
@@ -308,12 +315,12 @@ class Notation:
         suits = " ".join(s.symbol for s in deck.suits)
         ranks = " ".join(r.key for r in deck.ranks)
         if word in self._suit_sp:
-            return f"a rank must come before the suit: one of {ranks}"
+            return said("a rank must come before the suit: one of {ranks}", ranks=ranks)
         bad_suit = None
         for head, tail in [(word, ""), *splits]:
             if head in self._rank_sp:
                 if not tail:
-                    return f"a suit must follow the rank: one of {suits}"
+                    return said("a suit must follow the rank: one of {suits}", suits=suits)
                 close = _close_matches(tail, self._suit_words)
                 if close:
                     return mean(self._rank_sp[head], self._suit_words[close[0]])
@@ -325,10 +332,11 @@ class Notation:
         if bad_suit is not None:
             if bad_suit in self._other_suit:
                 word, langs = self._other_suit[bad_suit]
-                return f"'{word}' is a suit only with --lang {_either(langs)}"
-            return f"'{bad_suit}' is not a suit; suits are {suits}"
-        joker = f", or {deck.joker_symbol}" if deck.joker_symbol and deck.jokers else ""
-        return f"a card is a rank ({ranks}) followed by a suit ({suits}){joker}"
+                return said("'{word}' is a suit only with --lang {langs}", word=word, langs=_either(langs))
+            return said("'{suit}' is not a suit; suits are {suits}", suit=bad_suit, suits=suits)
+        joker = said(", or {joker}", joker=deck.joker_symbol) if deck.joker_symbol and deck.jokers else ""
+        return said("a card is a rank ({ranks}) followed by a suit ({suits}){joker}", ranks=ranks, suits=suits,
+                    joker=joker)
 
 
 def check_copies(
@@ -363,7 +371,7 @@ def check_copies(
     if not first_excess:
         return  # the common case: nothing to report, nothing to split
     lines = text.split("\n") if text is not None else []
-    of = f" of '{ruleset}'" if ruleset else ""
+    of = said(" of '{ruleset}'", ruleset=ruleset) if ruleset else ""
     errors: list[LobaError] = []
     for card, span in first_excess.items():
         limit, name = deck.limit(card), deck.name(card)
@@ -371,10 +379,11 @@ def check_copies(
         line = lines[at] if 0 <= at < len(lines) else None
         where = Location(source, span.line, span.column, line, span.length)
         if limit == 0:
-            message = f"the deck{of} has no {name}"
+            message = said("the deck{of} has no {card}", of=of, card=name)
         else:
-            copies = "copy" if limit == 1 else "copies"
-            message = f"{name} appears {counts[card]} times but the deck{of} holds {limit} {copies}"
+            copies = said("copy") if limit == 1 else said("copies")
+            message = said("{card} appears {count} times but the deck{of} holds {limit} {copies}", card=name,
+                           count=counts[card], of=of, limit=limit, copies=copies)
         errors.append(InputError(message, location=where))
     raise_all(errors)
 

@@ -19,7 +19,7 @@ from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.cards.notation import Notation
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.parser import DSLProblem
-from loba_dsl.errors import LobaError, suggest
+from loba_dsl.errors import LobaError, said, suggest
 
 CardWord = Literal["rank", "suit", "joker", "card"]
 """What a card word names: every card of a rank or of a suit, the Joker, or one card."""
@@ -39,7 +39,8 @@ class Names:
     def rank(self, word: A.Word) -> int:
         index = self.deck.rank_index.get(word.text)
         if index is None:
-            raise DSLProblem(f"unknown rank '{word.text}'", word.pos, self._hint(word.text, self.deck.rank_index))
+            raise DSLProblem(said("unknown rank '{rank}'", rank=word.text), word.pos,
+                             self._hint(word.text, self.deck.rank_index))
         return index
 
     def _hint(self, text: str, pool: Iterable[str]) -> str | None:
@@ -47,7 +48,7 @@ class Names:
         if text.isascii() and text.isdigit():
             for r in self.deck.ranks:
                 if r.face == int(text):
-                    return f"did you mean '{r.key}'?"
+                    return said("did you mean '{word}'?", word=r.key)
         return suggest(text, pool)
 
     @cached_property
@@ -101,5 +102,5 @@ class Names:
                              word.pos, f"write '{rank} and {suit}' for the {self.deck.name(card)} alone")
         pool = [*self.deck.rank_index, *self.deck.suit_index, *self.suit_spellings, self.joker]
         raise DSLProblem(
-            f"'{text}' is not a rank, suit or Joker of this deck", word.pos, self._hint(text, pool)
+            said("'{word}' is not a rank, suit or Joker of this deck", word=text), word.pos, self._hint(text, pool)
         )

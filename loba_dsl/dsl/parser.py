@@ -17,6 +17,7 @@ import functools
 from typing import TYPE_CHECKING, cast
 
 from loba_dsl.dsl import ast as A
+from loba_dsl.errors import Said, said
 
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
@@ -26,14 +27,14 @@ MAX_TEXT = 4000
 """Longest DSL text accepted (a value table is parsed line by line)."""
 
 _FRIENDLY = {
-    "NAME": "a name",
-    "INT": "a number",
-    "CARD": "a card or suit (J♠, ♥)",
-    "CMP": "a comparison (== != < <= > >=)",
-    "SHAPE": "'set' or 'run'",
-    "ADDOP": "'+' or '-'",
+    "NAME": said("a name"),
+    "INT": said("a number"),
+    "CARD": said("a card or suit (J♠, ♥)"),
+    "CMP": said("a comparison (== != < <= > >=)"),
+    "SHAPE": said("'set' or 'run'"),
+    "ADDOP": said("'+' or '-'"),
     "MULOP": "'*'",
-    "$END": "the end of the text",
+    "$END": said("the end of the text"),
 }
 
 
@@ -45,7 +46,7 @@ class DSLProblem(Exception):
     the YAML file; nothing outside the compiler lets a ``DSLProblem`` escape.
     """
 
-    def __init__(self, message: str, pos: A.Pos, hint: str | None = None) -> None:
+    def __init__(self, message: str, pos: A.Pos, hint: str | None = None) -> None:  # (both may be Said words)
         super().__init__(message)
         self.message = message
         self.pos = pos
@@ -87,27 +88,29 @@ def _parse(text: str, start: str) -> Tree[Token]:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
     if len(text) > MAX_TEXT:
-        raise DSLProblem(f"expression is longer than {MAX_TEXT} characters", A.Pos(1, 1, 1))
+        raise DSLProblem(said("expression is longer than {limit} characters", limit=MAX_TEXT), A.Pos(1, 1, 1))
     if not text.strip():
-        raise DSLProblem("expression is empty", A.Pos(1, 1, 1))
+        raise DSLProblem(said("expression is empty"), A.Pos(1, 1, 1))
     try:
         tree = _parser().parse(text, start=start)
     except UnexpectedToken as e:
         tok = e.token
-        expected = sorted({_describe(t) for t in e.expected})
-        hint = "expected " + ", ".join(expected[:6]) if expected else None
+        expected = sorted({_describe(t) for t in e.expected})[:6]
+        hint = said("expected {items}", items=Said(", ".join("{}" for _ in expected), tuple(expected))) \
+            if expected else None
         if tok.type == "$END":
             line, col = _end_pos(text)
-            raise DSLProblem("the expression ends too early", A.Pos(line, col, 1), hint) from None
+            raise DSLProblem(said("the expression ends too early"), A.Pos(line, col, 1), hint) from None
         line, col = tok.line or 1, tok.column or 1
-        raise DSLProblem(f"unexpected '{tok}'", A.Pos(line, col, max(1, len(str(tok)))), hint) from None
+        raise DSLProblem(said("unexpected '{token}'", token=str(tok)), A.Pos(line, col, max(1, len(str(tok)))),
+                         hint) from None
     except UnexpectedCharacters as e:
         at = e.pos_in_stream if e.pos_in_stream is not None else -1
         ch = text[at] if 0 <= at < len(text) else "?"
-        raise DSLProblem(f"unexpected character '{ch}'", A.Pos(e.line, e.column, 1)) from None
+        raise DSLProblem(said("unexpected character '{char}'", char=ch), A.Pos(e.line, e.column, 1)) from None
     except UnexpectedEOF:
         line, col = _end_pos(text)
-        raise DSLProblem("the expression ends too early", A.Pos(line, col, 1)) from None
+        raise DSLProblem(said("the expression ends too early"), A.Pos(line, col, 1)) from None
     except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
         raise DSLProblem(str(e).splitlines()[0], A.Pos(1, 1, 1)) from None
     except RecursionError:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.parser import DSLProblem
 from loba_dsl.dsl.vocabulary import CARD, FUNCTIONS, MELD, ROUND, Type, function
-from loba_dsl.errors import suggest
+from loba_dsl.errors import Said, said, suggest
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -60,13 +60,16 @@ def check_expr(expr: A.Expr, scope: Scope, want: Type | None = None) -> Type:
     """Type-check ``expr``; raise :class:`DSLProblem` at the first mistake."""
     got = _type(expr, scope)
     if want is not None and got != want:
-        raise DSLProblem(f"expected {article(want)}, but this is {article(got)}", expr.pos)
+        raise DSLProblem(said("expected {wanted}, but this is {found}", wanted=article(want), found=article(got)),
+                         expr.pos)
     return got
 
 
-def article(t: Type) -> str:
+def article(t: Type) -> Said:
     """A type in words, for messages."""
-    return {"int": "a number", "bool": "a condition", "cards": "a list of cards", "melds": "a list of melds"}[t]
+    words = {"int": said("a number"), "bool": said("a condition"), "cards": said("a list of cards"),
+             "melds": said("a list of melds")}
+    return words[t]
 
 
 def _type(expr: A.Expr, scope: Scope) -> Type:
@@ -81,8 +84,8 @@ def _type(expr: A.Expr, scope: Scope) -> Type:
             pool = [*scope.variables, *scope.tables, *FUNCTIONS]
             hint = suggest(name, pool)
             if name in scope.tables or name in FUNCTIONS:
-                hint = f"'{name}' is a function: write {name}(...)"
-            raise DSLProblem(f"unknown name '{name}'", pos, hint)
+                hint = said("'{name}' is a function: write {name}(...)", name=name)
+            raise DSLProblem(said("unknown name '{name}'", name=name), pos, hint)
         case A.Neg(value=value):
             check_expr(value, scope, "int")
             return "int"
@@ -120,7 +123,7 @@ def _type_call(call: A.Call, scope: Scope) -> Type:
             raise DSLProblem(f"'where' is not allowed in {name}(...)", arg.where.pos)
     if fn is None:
         pool = [*FUNCTIONS, *scope.tables]
-        raise DSLProblem(f"unknown function '{name}'", pos, suggest(name, pool))
+        raise DSLProblem(said("unknown function '{name}'", name=name), pos, suggest(name, pool))
     if fn.params == "numbers":
         if not args:
             raise DSLProblem(f"{name}(...) needs at least one number", pos)

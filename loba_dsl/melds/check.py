@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, overload
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, check_copies
 from loba_dsl.defaults import DEFAULT_RULESET
-from loba_dsl.errors import InputError
+from loba_dsl.errors import InputError, said
 from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Outcome, Reading, matcher_for
 from loba_dsl.rules.loading import load
@@ -162,7 +162,8 @@ def kind_verdicts(ruleset: Ruleset, cards: tuple[Card, ...], messages: str = "en
 
 def no_cards() -> InputError:
     """The error of a meld given as no cards at all (an empty text, or only separators)."""
-    return InputError("no cards given", hint='a meld is written as its cards, e.g. "A♣ 2♣ JOKER"')
+    return InputError(said("no cards given"), hint=said("a meld is written as its cards, e.g. {example}",
+                                                         example='"A♣ 2♣ JOKER"'))
 
 
 def _within_copies(cards: tuple[Card, ...], rs: Ruleset) -> bool:

@@ -39,7 +39,7 @@ _ES_TEMPLATES: Mapping[str, str] = {
 }
 
 _ES_VALUES: Mapping[str, str] = {
-    # the ace's place in a run (the matcher's _ACE_WORDS)
+    # the ace's place in a run (_ACE_WORDS in melds/runs.py)
     "low only": "solo abajo",
     "high only": "solo arriba",
     "high or low, never both": "arriba o abajo, nunca en las dos puntas",

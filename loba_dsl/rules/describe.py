@@ -75,16 +75,17 @@ def _location(loc: Location | None) -> dict[str, Any] | None:
     return {"file": clean_line(loc.source), "line": loc.line, "column": loc.column, "length": max(1, loc.length)}
 
 
-def error_item(e: LobaError | RuleWarning) -> dict[str, Any]:
+def error_item(e: LobaError | RuleWarning, lang: str = "en") -> dict[str, Any]:
     """One problem (or warning), in both of the forms the surfaces have printed: ``location`` as an object
     (``{"file", "line", "column", "length"}``) and the same four fields flat, with ``code``, ``message``,
-    ``hint``, ``rule`` (the ruleset rule it broke, if one) and ``path`` (a place in a JSON body, if one)."""
+    ``hint``, ``rule`` (the ruleset rule it broke, if one) and ``path`` (a place in a JSON body, if one).
+    ``lang``: the language of an error's message and hint (a warning is said in English)."""
     where = _location(e.location)
     rule = getattr(e, "rule", None)
     return {
         "code": e.code if isinstance(e, LobaError) else "warning",
-        "message": e.message,
-        "hint": e.hint,
+        "message": e.message_in(lang) if isinstance(e, LobaError) else e.message,
+        "hint": e.hint_in(lang) if isinstance(e, LobaError) else e.hint,
         "rule": rule if isinstance(rule, str) else None,
         "location": where,
         "path": None,
@@ -96,12 +97,12 @@ def error_item(e: LobaError | RuleWarning) -> dict[str, Any]:
     }
 
 
-def validation_dict(file: str, result: Ruleset | LobaError) -> dict[str, Any]:
+def validation_dict(file: str, result: Ruleset | LobaError, lang: str = "en") -> dict[str, Any]:
     """``loba validate --json`` and ``POST /v1/rulesets/validate``: a house ruleset is valid (its name, meld
     kinds, warnings, the shipped ruleset it extends, its deck) or every problem, located; ``error`` is the
-    first problem (the CLI's error convention)."""
+    first problem (the CLI's error convention).  ``lang``: the language of the problems' words."""
     if isinstance(result, LobaError):
-        errors = [error_item(x) for x in (result.errors if isinstance(result, LobaErrors) else (result,))]
+        errors = [error_item(x, lang) for x in (result.errors if isinstance(result, LobaErrors) else (result,))]
         return {"file": file, "valid": False, "name": None, "kinds": [], "warnings": [], "error": errors[0],
                 "errors": errors, "extends": None, "deck": None}
     return {"file": file, "valid": True, "name": result.name, "kinds": [k.name for k in result.kinds],

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from loba_dsl.errors import LobaError, Location, RulesetError, raise_all, suggest
+from loba_dsl.errors import LobaError, Location, RulesetError, Said, raise_all, said, suggest
 from loba_dsl.rules.sources import (
     SHIPPED_ONLY,
     Resolver,
@@ -139,12 +139,12 @@ def _parse(source: Source, reached: bool) -> Document:
             _redact(e)
         raise
     if doc.data is None:
-        raise RulesetError("the ruleset is empty", location=Location(source.display, 1, 1), code="empty")
+        raise RulesetError(said("the ruleset is empty"), location=Location(source.display, 1, 1), code="empty")
     if not isinstance(doc.data, dict):
         loc = doc.location(())
         if reached:
             loc = Location(loc.source, loc.line, loc.column)
-        raise RulesetError("a ruleset must be a mapping of keys to values", location=loc, code="not-a-mapping")
+        raise RulesetError(said("a ruleset must be a mapping of keys to values"), location=loc, code="not-a-mapping")
     return doc
 
 
@@ -306,14 +306,14 @@ def _matches_any(key: str, patterns: list[str]) -> bool:
 
 def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: str, sub: Any,
                   extends_reach: str) -> RulesetError:
-    dotted = ".".join(str(p) for p in path) or "the top level"
+    dotted = ".".join(str(p) for p in path) or said("the top level")
     if kind in ("additionalProperties", "patternProperties") and isinstance(instance, dict):
         allowed = set(sub.get("properties", {})) if isinstance(sub, dict) else set()
         extra = [k for k in instance if k not in allowed]
         if extra and allowed:
             key = extra[0]
             return RulesetError(
-                f"unknown key '{key}' in {dotted}",
+                said("unknown key '{key}' in {where}", key=key, where=dotted),
                 location=doc.key_location((*path, key)),
                 hint=suggest(key, allowed),
                 code="schema",
@@ -321,7 +321,7 @@ def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: 
     if kind == "enum" and isinstance(sub, dict):
         options = ", ".join(str(o) for o in sub.get("enum", []))
         return RulesetError(
-            f"{dotted} must be one of: {options}",
+            said("{where} must be one of: {options}", where=dotted, options=options),
             location=doc.location(path),
             hint=suggest(str(instance), [str(o) for o in sub.get("enum", [])]),
             code="schema",
@@ -343,24 +343,26 @@ def _schema_error(doc: Document, path: Path, kind: Any, instance: Any, message: 
     if kind == "pattern" and isinstance(sub, dict):
         words = PATTERN_WORDS.get(str(sub.get("pattern")))
         what = str(sub.get("description", "")).split(". ")[0]
-        return RulesetError(f"{dotted}: '{instance}' is not allowed here",
+        return RulesetError(said("{where}: '{value}' is not allowed here", where=dotted, value=instance),
                             location=doc.location(path), hint=words or what or None, code="schema")
     if kind == "additionalProperties" and isinstance(sub, dict) and isinstance(instance, dict):
         patterns = [str(p) for p in sub.get("patternProperties", {})]
         extra = [k for k in instance if not _matches_any(str(k), patterns)]
         words = next((PATTERN_WORDS[p] for p in patterns if p in PATTERN_WORDS), None)
         if extra and patterns:
-            return RulesetError(f"'{extra[0]}' is not a name allowed in {dotted}",
+            return RulesetError(said("'{name}' is not a name allowed in {where}", name=extra[0], where=dotted),
                                 location=doc.key_location((*path, extra[0])), hint=words, code="schema")
-    return RulesetError(f"{dotted}: {message}", location=doc.location(path), code="schema")
+    return RulesetError(said("{where}: {message}", where=dotted, message=Said.literal(message)),
+                        location=doc.location(path), code="schema")
 
 
 PATTERN_WORDS: dict[str, str] = {
-    "^[a-z0-9][a-z0-9-]{0,63}$(?!\\n)": "use lower-case letters, digits and hyphens, at most 64, e.g. casa-garcia",
-    "^[a-z][a-z0-9_]*$(?!\\n)": "use lower-case letters, digits and _, starting with a letter, e.g. spades",
-    "^[a-z]{2}$(?!\\n)": "use a two-letter language code in lower case, e.g. es",
-    "^[1-9][0-9]?$": "use a number of players from 1 to 99, written as text, e.g. \"2\"",
-    "^[A-Za-z_][A-Za-z0-9_]*$(?!\\n)": "use letters, digits and _, starting with a letter or _, e.g. escalera",
+    "^[a-z0-9][a-z0-9-]{0,63}$(?!\\n)":
+        said("use lower-case letters, digits and hyphens, at most 64, e.g. casa-garcia"),
+    "^[a-z][a-z0-9_]*$(?!\\n)": said("use lower-case letters, digits and _, starting with a letter, e.g. spades"),
+    "^[a-z]{2}$(?!\\n)": said("use a two-letter language code in lower case, e.g. es"),
+    "^[1-9][0-9]?$": said("use a number of players from 1 to 99, written as text, e.g. \"2\""),
+    "^[A-Za-z_][A-Za-z0-9_]*$(?!\\n)": said("use letters, digits and _, starting with a letter or _, e.g. escalera"),
 }
 """The schema's name patterns in words (issue 10: a hint a player can follow, not a regular expression)."""
 

@@ -26,7 +26,7 @@ import re
 import stat
 from typing import TYPE_CHECKING, Protocol
 
-from loba_dsl.errors import Location, RulesetError, suggest
+from loba_dsl.errors import Location, RulesetError, said, suggest
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -137,7 +137,7 @@ class Resolver(Protocol):
 def _unknown(name: str, hint: str | None = None) -> RulesetError:
     names = _shipped()
     return RulesetError(
-        f"unknown ruleset '{name}' (shipped: {', '.join(names)})",
+        said("unknown ruleset '{name}' (shipped: {names})", name=name, names=", ".join(names)),
         hint=suggest(name, names) or hint,
         code="unknown-ruleset",
     )

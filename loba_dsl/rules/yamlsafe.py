@@ -29,7 +29,7 @@ from typing import NamedTuple, Protocol, TypeVar
 
 import yaml
 
-from loba_dsl.errors import Location, RulesetError, decode_utf8
+from loba_dsl.errors import Location, RulesetError, Said, decode_utf8, said
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_NODES", "MAX_SCALAR", "Document", "Path", "load", "load_file"]
 
@@ -200,7 +200,7 @@ class _Builder:
         line, column = (mark.line, mark.column) if mark is not None else (0, 0)
         return _locate(self.source, self.lines, line, column, length)
 
-    def quote_hint(self, line: int) -> str | None:
+    def quote_hint(self, line: int) -> Said | None:
         """For ``key: a ? b : c`` (a formula's ``? :``, or any text holding ``': '``): say to quote the value."""
         text = self.lines[line] if line < len(self.lines) else ""
         found = re.match(r"\s*(-\s+)?([^\s:#][^:#]*?):\s+(.*?)\s*(#.*)?$", text)
@@ -208,8 +208,8 @@ class _Builder:
             return None
         key, value = found.group(2), found.group(3)
         quoted = value.replace("\\", "\\\\").replace('"', '\\"')
-        what = "a formula's '? :'" if "?" in value else "': '"
-        return f'a value holding {what} must be quoted: {key}: "{quoted}"'
+        what = said("a formula's '? :'") if "?" in value else "': '"
+        return said('a value holding {what} must be quoted: {key}: "{quoted}"', what=what, key=key, quoted=quoted)
 
     def token(self, event: yaml.Event) -> str:
         """The source text of the token (anchor, tag, ``---``...) where ``event`` starts."""
@@ -232,15 +232,17 @@ class _Builder:
         try:
             return step()
         except yaml.MarkedYAMLError as exc:
-            hint = None
+            hint: Said | None = None
             if exc.context and exc.context_mark is not None:
-                hint = f"{exc.context}, which started on line {exc.context_mark.line + 1}"
+                hint = said("{context}, which started on line {line}", context=Said.literal(exc.context),
+                            line=exc.context_mark.line + 1)
             if exc.problem and "'\\t'" in exc.problem:
-                hint = "indent with spaces: YAML does not allow tabs there"
+                hint = said("indent with spaces: YAML does not allow tabs there")
             if exc.problem == "mapping values are not allowed here" and exc.problem_mark is not None:
                 hint = self.quote_hint(exc.problem_mark.line) or hint
             location = self.at(exc.problem_mark or exc.context_mark)
-            raise RulesetError(exc.problem or "invalid YAML", location=location, hint=hint) from exc
+            problem = Said.literal(exc.problem) if exc.problem else said("invalid YAML")
+            raise RulesetError(problem, location=location, hint=hint) from exc
         except yaml.reader.ReaderError as exc:
             before = _BREAK.split(self.text[: exc.position])
             char = exc.character if isinstance(exc.character, int) else ord(exc.character)
@@ -255,11 +257,11 @@ class _Builder:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                raise self.error("a ruleset must be a single YAML document, but a second one starts here",
-                                 event, len(self.token(event)), hint="remove the second document")
+                raise self.error(said("a ruleset must be a single YAML document, but a second one starts here"),
+                                 event, len(self.token(event)), hint=said("remove the second document"))
         elif isinstance(event, yaml.AliasEvent):
-            raise self.error(f"aliases are not allowed in rulesets (found '*{event.anchor}')",
-                             event, len(self.token(event)), hint="write the value out in full")
+            raise self.error(said("aliases are not allowed in rulesets (found '{found}')", found=f"*{event.anchor}"),
+                             event, len(self.token(event)), hint=said("write the value out in full"))
         elif isinstance(event, _Node):
             self.node(event)
         elif isinstance(event, yaml.CollectionEndEvent) and event.end_mark is not None:
@@ -273,10 +275,10 @@ class _Builder:
         if event.anchor is not None or event.tag is not None:
             found = self.token(event)
             if found.startswith("&"):
-                raise self.error(f"anchors are not allowed in rulesets (found '{found}')", event, len(found),
-                                 hint="write the value out in full")
-            raise self.error(f"tags are not allowed in rulesets (found '{found}')", event, len(found),
-                             hint="only mappings, lists, strings, numbers, booleans and null are allowed")
+                raise self.error(said("anchors are not allowed in rulesets (found '{found}')", found=found), event,
+                                 len(found), hint=said("write the value out in full"))
+            raise self.error(said("tags are not allowed in rulesets (found '{found}')", found=found), event, len(found),
+                             hint=said("only mappings, lists, strings, numbers, booleans and null are allowed"))
         if isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_SCALAR:
             raise self.error(f"a scalar of {len(event.value):,} characters is longer than the "
                              f"{MAX_SCALAR:,}-character limit (MAX_SCALAR)", event, 1)
@@ -319,14 +321,16 @@ class _Builder:
     def key(self, frame: _Frame, event: _Node) -> None:
         if not isinstance(event, yaml.ScalarEvent):
             kind = "sequence" if isinstance(event, yaml.SequenceStartEvent) else "mapping"
-            raise self.error(f"a mapping key must be a string or number, not a {kind}", event)
+            raise self.error(said("a mapping key must be a string or number, not a sequence") if kind == "sequence"
+                             else said("a mapping key must be a string or number, not a mapping"), event)
         span, key = _span(event), event.value
         if key == "<<" and event.style is None:
             raise self.error("merge keys ('<<') are not allowed in rulesets", event, 2,
                              hint="write the merged keys out in full")
         if key in frame.seen:
             first = frame.seen[key]
-            raise self.error(f"duplicate key {key!r} (first defined on line {first})", event, span.width)
+            raise self.error(said("duplicate key {key!r} (first defined on line {first})", key=key, first=first),
+                             event, span.width)
         frame.seen[key] = span.line + 1
         frame.key = key
         self.keys[(*frame.path, key)] = span

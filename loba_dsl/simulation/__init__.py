@@ -48,7 +48,7 @@ class SimReport:
     paired: bool
     """Whether both rulesets dealt the very same cards (same deck and deal)."""
     unfinished: tuple[int, ...]
-    """Games per ruleset that did not finish (a round stopped at the move limit)."""
+    """Games per ruleset that did not finish (a round no player could ever go out of, or stopped at the move limit)."""
     figures: tuple[Figure, ...]
     facts: tuple[tuple[GameFacts, ...], ...] = field(default=(), repr=False, compare=False)
     """Every game's facts, per ruleset, in index order."""

@@ -8,7 +8,7 @@ Rounds of one game are not independent, so the standard error treats the game as
 estimator's linearisation: ``z = (x - R n) / mean(n)``, ``se = sd(z) / sqrt(G)``), and a difference between
 two rulesets is the paired difference of the same games' ``z`` (same seeds, hence the same deals where the
 two rulesets deal alike).  The 95% interval is the estimate ± 1.96 standard errors.  Games that did not
-finish (a round stopped at the move limit) count nowhere but in ``unfinished``.
+finish (a round no player could ever go out of, or stopped at the move limit) count nowhere but in ``unfinished``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,10 @@ The table referees every move (:meth:`~loba_dsl.game.table.Table.play`); the bot
 the legal moves as a lazy sequence (:class:`LegalList`): a bot that asks whether its move is legal gets
 the referee's exact answer without the whole list being built.  A round that has not ended after
 ``max_plies`` moves is stopped and the game counted as unfinished (random play under a ruleset that
-reshuffles the pile may never end a round).
+reshuffles the pile may never end a round).  So is, as soon as it is proved, a round that no player can ever go
+out of (:func:`~loba_dsl.game.stalemate.never_ends`, checked between turns once every hand is too small for a
+meld): ``stop_stalemates``, on by default, is a *simulation setting*, not a game rule (the rules give such a round
+no end and no score); without it the round plays on to the move cap, unfinished all the same.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ from typing import Any, overload
 
 from loba_dsl.bots import make_bot
 from loba_dsl.errors import LobaError
+from loba_dsl.game.legal import generator_for
 from loba_dsl.game.moves import Discard, Draw, Move, Reshuffle
 from loba_dsl.game.players import Player
+from loba_dsl.game.stalemate import never_ends, provable, put_down_at_most
 from loba_dsl.game.state import Phase
 from loba_dsl.game.table import LegalMoves, Table, UndoRefused
 from loba_dsl.rules.model import Ruleset
@@ -102,6 +107,8 @@ class RoundFacts:
     """The seat that went out."""
     scores: tuple[int | None, ...]
     """Per seat (``None``: sat the round out)."""
+    stalemate: bool = False
+    """Whether the round was stopped unscored, proved one that no player can ever go out of."""
 
 
 @dataclass(frozen=True)
@@ -131,9 +138,11 @@ def seat_bots(bots: Sequence[str], index: int) -> tuple[str, ...]:
 
 
 def play_game(rs: Ruleset, bots: Sequence[str], seed: int, index: int, *, match: bool = True,
-              max_plies: int = MAX_PLIES, max_rounds: int = MAX_ROUNDS, options: dict[str, Any] | None = None
-              ) -> GameFacts:
-    """Play game ``index`` of a run seeded ``seed``: a whole match, or one round (``match=False``)."""
+              max_plies: int = MAX_PLIES, max_rounds: int = MAX_ROUNDS, options: dict[str, Any] | None = None,
+              stop_stalemates: bool = True) -> GameFacts:
+    """Play game ``index`` of a run seeded ``seed``: a whole match, or one round (``match=False``); a round no
+    player can ever go out of is stopped unfinished as soon as it is proved (``stop_stalemates``, see the
+    module's doc), else at ``max_plies``."""
     gseed = game_seed(seed, index)
     seated = seat_bots(bots, index)
     names = SEATS[:len(seated)]
@@ -145,7 +154,7 @@ def play_game(rs: Ruleset, bots: Sequence[str], seed: int, index: int, *, match:
     rounds: list[RoundFacts] = []
     finished = True
     for _ in range(max_rounds):
-        rounds.append(_play_round(table, players, seat, max_plies))
+        rounds.append(_play_round(table, players, seat, max_plies, stop_stalemates))
         if table.outcome() is None:
             finished = False
             break
@@ -176,15 +185,25 @@ def play_game(rs: Ruleset, bots: Sequence[str], seed: int, index: int, *, match:
     return GameFacts(index, seated, tuple(rounds), finished, winners, elim, reent)
 
 
-def _play_round(table: Table, players: dict[str, Player], seat: dict[str, int], max_plies: int
-                ) -> RoundFacts:
-    """Play the table's current round to its end (or ``max_plies`` moves): its facts."""
+def _play_round(table: Table, players: dict[str, Player], seat: dict[str, int], max_plies: int,
+                stop_stalemates: bool = True) -> RoundFacts:
+    """Play the table's current round to its end (or ``max_plies`` moves, or a proved stalemate): its facts."""
     tabu: set[Move] = set()
     plies = turns = 0
-    stock_out = False
+    stock_out = stalemate = False
+    rs = table.rs
+    check = stop_stalemates and provable(rs)
+    smallest = min(k.lo for k in generator_for(rs).specs) if check else 0
+    new_turn = True
     while table.state.phase is not Phase.OVER:
         if plies >= max_plies:
             break
+        if check and new_turn:
+            s = table.state
+            if all(put_down_at_most(rs, len(h)) < smallest for h in s.hands) and never_ends(rs, s):
+                stalemate = True
+                break
+        new_turn = False
         legal = LegalList(table, tabu)
         who = table.to_move
         assert who is not None
@@ -211,6 +230,7 @@ def _play_round(table: Table, players: dict[str, Player], seat: dict[str, int], 
             stock_out = True
         if table.state.turn != turn:
             tabu.clear()
+            new_turn = True
     s = table.state
     log = table.rounds[-1]
     stock_out = stock_out or s.stock_out or any(isinstance(m, Reshuffle) for m in log.moves)
@@ -220,7 +240,7 @@ def _play_round(table: Table, players: dict[str, Player], seat: dict[str, int], 
         for name, points in result.scores.items():
             scores[seat[name]] = points
     went_out = seat[s.players[s.went_out]] if s.went_out is not None else None
-    return RoundFacts(turns, plies, stock_out, went_out, tuple(scores))
+    return RoundFacts(turns, plies, stock_out, went_out, tuple(scores), stalemate)
 
 
 def _decide_reentries(table: Table, players: dict[str, Player]) -> None:

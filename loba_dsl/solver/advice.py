@@ -37,7 +37,7 @@ from dataclasses import replace
 from loba_dsl.budget import BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import check_copies
-from loba_dsl.errors import InputError
+from loba_dsl.errors import InputError, said
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.requirements import ContractRule, OpeningRule, contract, contract_rule, opening_rule
 from loba_dsl.scoring.rounds import score_player
@@ -109,7 +109,8 @@ def arrange_hand(solver: Solver, text: str, *, opened: bool = False, round_numbe
     check_copies(parsed, rs.deck, source=source, text="\n" * (line - 1) + text, ruleset=rs.name)
     cards = parsed.cards
     if not cards:
-        raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
+        raise InputError(said("no cards given"), hint=said("e.g. {example}",
+                                                       example='loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"'))
     clock = budget if isinstance(budget, Clock) else (
         solver.budget if budget is None else as_budget(budget)).start("arranging the hand")
 

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from loba_dsl.budget import Budget, BudgetLike, Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import check_copies
-from loba_dsl.errors import InputError
+from loba_dsl.errors import InputError, said
 from loba_dsl.melds.matcher import Reading
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.arrangement import ArrangedHand, Arrangement, GoingOut, PlacedMeld
@@ -147,7 +147,8 @@ class Solver:
         parsed = rs.notation(lang).parse(text, source=source, first_line=line)
         check_copies(parsed, rs.deck, source=source, text=text, ruleset=rs.name, first_line=line)
         if not parsed.cards:
-            raise InputError("no cards given", hint='e.g. loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"')
+            raise InputError(said("no cards given"), hint=said("e.g. {example}",
+                                                       example='loba arrange "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠"'))
         dropped: Card | None = None
         with self.calls.running(budget, "arranging the hand") as clock:  # one budget for the whole answer
             if discard:

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import pytest
 
+import loba_dsl.melds
 from loba_dsl import check, load
-from loba_dsl.melds import matcher
 from loba_dsl.melds.reason_words import LANGUAGES, words
 
 
 def engine_templates() -> set[str]:
-    """Every template the matcher builds a Failure with, read from its source."""
-    source = Path(matcher.__file__).read_text(encoding="utf-8")
+    """Every template the matcher builds a Failure with, read from the sources of its modules."""
+    folder = Path(loba_dsl.melds.__file__).parent
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.py")))
     found = set(re.findall(r'Failure\(\s*k\.name,\s*k\.index,\s*[\w.]+,\s*"([^"]+)"', source))
     assert len(found) >= 10, "the matcher's Failure calls changed shape: update this reader"
     return found
