@@ -197,6 +197,32 @@ def ply_400_body() -> bytes:
     return ply_body(400)
 
 
+def in_process_play(ply: int, by_state: bool, n: int = 300) -> float:
+    """Seconds of CPU per call of the server's own play work (``games.play_sync``) in-process, best of 5 batches:
+    by record (the record decoded, digested and written back) or by state token (no record back)."""
+    import msgspec
+
+    from loba_dsl.rules.loading import load
+    from loba_service.game_bodies import GameMoveRequest, GameStateRequest
+    from loba_service.games import Games, play_sync, state_sync
+    from loba_service.seal import Sealer
+
+    rs, key = load("menos"), b"bench" * 8
+    g = Games(Sealer(key), key)
+    req = ply_request(ply)
+    token = state_sync(g, rs, msgspec.convert({"record": req["record"]}, GameStateRequest))["state"]
+    body = {"move": req["move"], "ply": ply, "state": token, "include_record": False} if by_state else req
+    raw = json.dumps(body).encode()
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.process_time()
+        for _ in range(n):
+            mreq = msgspec.json.decode(raw, type=GameMoveRequest)
+            msgspec.json.encode(play_sync(g, rs, mreq, g.states.get(token) if by_state else None))
+        best = min(best, (time.process_time() - t0) / n)
+    return best
+
+
 def state_body(port: int, ply: int) -> bytes:
     """The same move as :func:`ply_body` sent by the state token of its record (``/v1/games/state`` gives it),
     asking for no record back."""
@@ -247,6 +273,10 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
                 if k not in best or r["rps"] > best[k]["rps"]:
                     best[k] = r
     bare_rps = best["bare"]["rps"]
+    for way in ("record", "state"):
+        work = {ply: in_process_play(ply, way == "state") for ply in (4, 400)}
+        print(f"  in-process play_sync by {way}: ply 4 {work[4] * 1e6:.0f} us, ply 400 {work[400] * 1e6:.0f} us CPU "
+              "a call (decode, play, encode; best of 5 x 300)")
     print(f"  bare Starlette app          {bare_rps:9.0f} req/s  p99 {best['bare']['p99']:>8}  "
           f"(its CPU is not measured: another process)")
     for way in ("record", "state"):
