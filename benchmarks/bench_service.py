@@ -276,7 +276,8 @@ def main() -> None:
         rs, limits = load("menos"), Limits()
         sreq = msgspec.convert({"players": ROUND}, ScoreRoundRequest)
         from loba_dsl.game import Table
-        from loba_service.games import GameMoveRequest, Games, play_sync
+        from loba_service.game_bodies import GameMoveRequest
+        from loba_service.games import Games, play_sync
         from loba_service.seal import Sealer
 
         games = Games(Sealer(b"bench" * 8))

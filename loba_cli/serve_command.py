@@ -59,6 +59,8 @@ def serve(
     if workers > 1:
         sys.stderr.write("loba serve: live tables are refused with more than one worker (their WebSockets follow "
                          "the one process that holds a table): use --workers 1 to play live tables\n")
+        sys.stderr.write("loba serve: each worker keeps its own game states, so a /v1/games state token may be gone "
+                         "(410) on the worker that gets it: clients fall back to the record\n")
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -88,6 +90,7 @@ def serve(
         "loba_service.app:server_app",
         factory=True,
         http=GuardedProtocol,
+        loop="loba_service.listen:new_event_loop",  # uvloop, accepting every waiting connection at each turn
         workers=workers,
         access_log=access_log,
         log_level="info" if access_log else "warning",
@@ -95,6 +98,10 @@ def serve(
         timeout_keep_alive=limits.keep_alive,
         limit_max_requests=None,
         server_header=False,
+        # A live table's state messages are 1-3 kB of JSON sent to every seat after every move: compressing each
+        # for each socket cost a tenth of the server's CPU a move (benchmarks/bench_tables.py), for bytes a phone
+        # on any network receives in no time.
+        ws_per_message_deflate=False,
     )
     if workers > 1:
         from uvicorn.supervisors import Multiprocess

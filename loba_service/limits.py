@@ -40,6 +40,11 @@ class Limits:
     """Solver processes per server process."""
     ruleset_cache: int = 128
     """Compiled house rulesets kept (least recently used go first); keyed by their content."""
+    game_states: int = 4_096
+    """Game states kept per server process for their ``state`` tokens (least recently used go first)."""
+    game_states_mb: int = 256
+    """Estimated MiB of the kept game states (about 1 KiB a move of each state's record); past it the least
+    recently used go first."""
     solver_memory_mb: int = 1_536
     """Address space of one solver process, MiB: past it the job is a 422 and the process is replaced."""
     threads: int = 4
@@ -109,6 +114,8 @@ _DOCS = {
     "queue_wait_ms": "wait for a free solver before 503, ms",
     "solvers": "solver processes per server process",
     "ruleset_cache": "compiled house rulesets kept",
+    "game_states": "game states kept for their state tokens, per server process (410 state-gone once dropped)",
+    "game_states_mb": "estimated MiB of the kept game states (about 1 KiB a move of each state's record)",
     "solver_memory_mb": "address space of one solver process, MiB (422 past it, the process replaced)",
     "threads": "worker threads per server process",
     "queue": "requests waiting for a worker thread before 503 with Retry-After",

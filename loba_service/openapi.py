@@ -27,6 +27,8 @@ _TYPES: list[Any] = [
 _STATUS_TEXT = {
     404: "No such resource.",
     409: "The move was made against a stale record (another move came first).",
+    410: "The state token is gone: this server process no longer holds (or never held) that state; send the "
+         "record instead.",
     413: "The body is larger than the limit (`max_body`).",
     422: "Bad input: the body is not the JSON asked for, or bad cards, a broken ruleset, an illegal round, "
          "a passed limit, a spent solver budget.  Every problem is located.",

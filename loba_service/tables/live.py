@@ -24,6 +24,8 @@ from typing import Any
 
 from loba_dsl import IllegalMove, LobaError, Ruleset, Table, move_from_dict
 from loba_dsl import record_view as view_of
+from loba_dsl.game.moves import UNKNOWN, Draw
+from loba_dsl.game.view import turn_moves
 
 __all__ = ["HIDDEN", "MAX_LEGAL", "ActionRefused", "LiveTable", "Spec"]
 
@@ -197,25 +199,63 @@ class LiveTable:
 
     def view(self, seat: str | None) -> dict[str, Any]:
         """``seat``'s view (``None``: a spectator): the library's :class:`~loba_dsl.PlayerView` as JSON, with the
-        table's ``ply``, the seat's ``legal`` actions and the table's state."""
+        table's ``ply``, the seat's ``legal`` actions and the table's state.
+
+        The public part (melds, pile, counts, standings...) is built once a ply and shared by every seat's view;
+        a seat adds its hand and its legal actions, and the player whose own stock draw is in the current turn
+        sees that turn as the library shows it to them (everybody else sees the draw without its card).
+        """
         got = self._views.get(seat)
         if got is not None:
             return got
+        public = self._public()
+        if seat is None:
+            v = public
+        else:
+            t = self.table
+            s = t.state
+            if self._sees_own_draw(seat):
+                v = {**public, **self._extras(t.view(seat).to_dict())}
+            else:
+                v = dict(public)
+                v["player"] = v["seat"] = seat
+                v["hand"] = self._names(s.hands[s.players.index(seat)]) if seat in s.players else []
+            v["legal"] = self.legal_for(seat)
+            v["legal_truncated"] = bool(v["legal"]) and self._truncated
+        self._views[seat] = v
+        return v
+
+    def _public(self) -> dict[str, Any]:
+        """The view of someone at no seat (no hand, no legal action): the part every seat's view shares."""
+        got = self._views.get(None)
+        if got is None:
+            got = self._views[None] = self._extras(self.table.view(None).to_dict())
+            got["legal"] = []
+            got["legal_truncated"] = False
+        return got
+
+    def _extras(self, v: dict[str, Any]) -> dict[str, Any]:
+        """The library's view with the table's own keys."""
         t = self.table
-        v = t.view(seat).to_dict()
         v["round_ply"] = v["ply"]
         v["ply"] = self.ply
         v["table"] = self.id
-        v["seat"] = seat
+        v["seat"] = v["player"]
         v["ruleset"] = t.ruleset_ref
         v["match"] = self.spec.match
         v["over"] = self.finished
-        v["legal"] = self.legal_for(seat)
-        v["legal_truncated"] = bool(v["legal"]) and self._truncated
         v["previous"] = t.results[-1].to_dict() if t.results and t.rounds[-1].result is None else None
         v["winners"] = list(t.standings().winners) if self.spec.match and t.results else []
-        self._views[seat] = v
         return v
+
+    def _sees_own_draw(self, seat: str) -> bool:
+        """Whether the current turn holds ``seat``'s own stock draw (whose card only ``seat`` sees)."""
+        return any(isinstance(m, Draw) and m.card is not None and m.player == seat
+                   for m in turn_moves(self.table.rounds[-1].moves, self.table.rounds[-1].states))
+
+    def _names(self, cards: Any) -> list[str]:
+        names = self.rs.deck.names
+        return [HIDDEN if c == UNKNOWN else names[c] for c in cards]
 
     def events_for(self, seat: str | None) -> list[dict[str, Any]]:
         """The last action's events as ``seat`` saw them: another player's stock draw shows no card."""
