@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.vocabulary import round_facts
-from loba_dsl.errors import LobaError, raise_all
+from loba_dsl.errors import LobaError, raise_all, said
 from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Reading
 from loba_dsl.melds.matcher import matcher_for as matcher
@@ -89,7 +89,8 @@ def _illegal_meld(ruleset: Ruleset, name: str, cards: Sequence[Card], part: Part
     failures = matcher(ruleset).match(cards).failures
     why = "; ".join(explain(ruleset, f) for f in failures[:3])
     shown = " ".join(ruleset.deck.names_of(cards))
-    return PartError(f"{name}'s meld '{shown}' is not legal under {ruleset.name}", part=part, hint=why or None)
+    return PartError(said("{name}'s meld '{meld}' is not legal under {ruleset}", name=name, meld=shown,
+                          ruleset=ruleset.name), part=part, hint=why or None)
 
 
 class MeldScore(NamedTuple):
