@@ -362,7 +362,8 @@ class Table(BetweenRounds):
         Cards may be given by name (``Discard("Beto", "K♦")``).  ``ply``, where given, is the ply the
         move was chosen at: a move chosen on a state that has moved on since (a stale client) is refused.
         """
-        if not self._listed(move):
+        listed = self._listed(move)
+        if not listed:
             move = resolve(self.rs, move)
         if ply is not None and ply != self.ply:
             raise IllegalMove(move, [Reason("turn.order", f"the move was chosen at ply {ply}, but the round is at "
@@ -376,12 +377,14 @@ class Table(BetweenRounds):
             pile = list(self.state.pile[1:])
             self.rng.shuffle(pile)
             events = self._push(Reshuffle(tuple(pile), deck=self.rs.deck))
-        return events + self._push(move)
+        return events + self._push(move, listed and not events)
 
-    def _push(self, move: Move) -> tuple[Event, ...]:
+    def _push(self, move: Move, listed: bool = False) -> tuple[Event, ...]:
+        """Play ``move`` (``listed``: given by this state's own listing, so the checks the listing made are
+        not made again: :func:`~loba_dsl.game.referee.judge_listed`)."""
         log = self.rounds[-1]
         before = log.states[-1]
-        reasons, new, events = self._judge(move)
+        reasons, new, events = referee.judge_listed(self.rs, before, move) if listed else self._judge(move)
         if reasons or new is None:
             raise IllegalMove(move, reasons)
         if log.unchecked is None and isinstance(move, Reshuffle) and partial.has_unknown(new):  # of unknown order
