@@ -209,6 +209,42 @@ def in_process_play(ply: int, by_state: bool, n: int = 300) -> float:
     return best
 
 
+def same_kind_moves(n: int = 200) -> None:
+    """In-process ``games.play_sync``, by record and by state, on moves of the same kind early and late in the round
+    (the first stock draw, pile draw and discard from ply 4 and from ply 400): the cost of the ply alone."""
+    import msgspec
+    from bench_game import long_round, prefix
+
+    from loba_service.game_bodies import GameMoveRequest, GameStateRequest
+    from loba_service.games import Games, play_sync, state_sync
+    from loba_service.seal import Sealer
+
+    full = long_round(420)
+    rs, moves = full.rs, full.rounds[0].moves
+    key = b"bench" * 8
+    for op, source in (("draw", "stock"), ("draw", "discard"), ("discard", None)):
+        line = []
+        for start in (4, 400):
+            ply = next(i for i in range(start, len(moves))
+                       if moves[i].to_dict(rs)["op"] == op and moves[i].to_dict(rs).get("from") == source)
+            t, move = prefix(full, ply)
+            g = Games(Sealer(key), key)
+            token = state_sync(g, rs, msgspec.convert({"record": t.record()}, GameStateRequest))["state"]
+            for by_state in (False, True):
+                body: dict[str, Any] = {"move": move.to_dict(rs), "ply": ply}
+                body.update({"state": token, "include_record": False} if by_state else {"record": t.record()})
+                raw = json.dumps(body).encode()
+                best = float("inf")
+                for _ in range(5):
+                    t0 = time.process_time()
+                    for _ in range(n):
+                        mreq = msgspec.json.decode(raw, type=GameMoveRequest)
+                        msgspec.json.encode(play_sync(g, rs, mreq, g.states.get(token) if by_state else None))
+                    best = min(best, (time.process_time() - t0) / n)
+                line.append(f"ply {ply} by {'state' if by_state else 'record'} {best * 1e6:.0f} us")
+        print(f"  in-process, {op}{' from ' + source if source else ''}: " + ", ".join(line))
+
+
 def state_body(port: int, ply: int) -> bytes:
     """The same move as :func:`ply_body` sent by the state token of its record (``/v1/games/state`` gives it),
     asking for no record back."""
@@ -259,6 +295,7 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
                 if k not in best or r["rps"] > best[k]["rps"]:
                     best[k] = r
     bare_rps = best["bare"]["rps"]
+    same_kind_moves()
     for way in ("record", "state"):
         work = {ply: in_process_play(ply, way == "state") for ply in (4, 400)}
         print(f"  in-process play_sync by {way}: ply 4 {work[4] * 1e6:.0f} us, ply 400 {work[400] * 1e6:.0f} us CPU "
