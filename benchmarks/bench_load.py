@@ -288,9 +288,11 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
               ("state", 4): state_body(port, 4), ("state", 400): state_body(port, 400)}
     best: dict[Any, dict[str, Any]] = {}
     cpu: dict[Any, float] = {}
+    runs: list[tuple[Any, str, bytes]] = [(key, "/v1/games/play", body) for key, body in bodies.items()]
+    runs.append(("check", "/v1/check", check))  # the service's cost per request of a small endpoint, for reference
     for _ in range(args.rounds):
-        for key, body in bodies.items():
-            for k, p_, path, b in (("bare", bare, "/json", check), (key, port, "/v1/games/play", body)):
+        for key, endpoint, body in runs:
+            for k, p_, path, b in (("bare", bare, "/json", check), (key, port, endpoint, body)):
                 who = BARE_PIDS[bare] if k == "bare" else pid
                 cpu0 = cpu_seconds(who)
                 r = wrk(args.wrk, p_, path, [b], args.seconds, args.connections)
@@ -308,6 +310,8 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
               "a call (decode, play, encode; best of 5 x 300)")
     print(f"  bare Starlette app          {bare_rps:9.0f} req/s  p99 {best['bare']['p99']:>8}  "
           f"server CPU {cpu['bare'] * 1e6:5.0f} us a request")
+    print(f"  /v1/check (3 cards)         {best['check']['rps']:9.0f} req/s  p99 {best['check']['p99']:>8}  "
+          f"{best['check']['rps'] / bare_rps:.2f} of bare  server CPU {cpu['check'] * 1e6:5.0f} us a request")
     for way in ("record", "state"):
         for ply in (4, 400):
             r = best[(way, ply)]
