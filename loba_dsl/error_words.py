@@ -212,6 +212,19 @@ _ES: Mapping[str, str] = {
     "{ruleset}: no first lay-down from it reached the minimum (requirements.opening)":
         "la mesa de {name} vale {value} según la cuenta de la apertura, menos que el mínimo de {minimum} de "
         "{ruleset}: ninguna primera bajada con ella llegó al mínimo (requirements.opening)",
+    # ---- round and match files (loba_dsl.scoring.score_sheets): a match file imported on the sheet
+    "the file ends too early": "el archivo termina antes de tiempo",
+    "the line ends too early": "la línea termina antes de tiempo",
+    "unexpected text": "texto inesperado",
+    "the round's number is given twice": "el número de la ronda está dos veces",
+    "a round file is one round": "un archivo de ronda es una sola ronda",
+    "'{kind}:' comes before any 'player' line": "'{kind}:' viene antes de cualquier línea 'player'",
+    "round numbers start at 1": "las rondas se numeran desde 1",
+    "a round needs at least one player": "una ronda necesita al menos un jugador",
+    "a number of points": "un número de puntos",
+    "a player's name": "el nombre de un jugador",
+    "cards": "cartas",
+    "the end of the line": "el final de la línea",
 }
 
 _ES_LITERALS: Mapping[str, str] = {
