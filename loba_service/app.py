@@ -471,9 +471,14 @@ async def validate(svc: Service, request: Request) -> Response:
     return _json(await svc.in_process(request, "validate", (source, req.yaml, req.messages)))
 
 
+def health(svc: Service) -> bytes:
+    """``/healthz``'s body: the service is up, and how many solver processes are alive."""
+    return msgspec.json.encode({"status": "ok", "version": __version__, "solvers": svc.pool.alive()})
+
+
 async def healthz(svc: Service, request: Request) -> Response:
-    """The service is up."""
-    return _json({"status": "ok", "version": __version__, "solvers": svc.pool.alive()})
+    """The service is up (``loba serve`` answers it before the app: ``GuardedProtocol.quick``)."""
+    return Response(health(svc), media_type=JSON)
 
 
 # ---------------------------------------------------------------- the app
@@ -560,6 +565,11 @@ def server_app() -> Starlette:
     """The app ``loba serve`` runs (uvicorn's factory): solver processes started with it."""
     import sys
 
+    from loba_service.guard import GuardedProtocol
+
     # The event loop waits for the GIL behind busy worker threads at most this long: /healthz stays prompt.
     sys.setswitchinterval(0.001)
-    return create_app(start_solvers=True)
+    app = create_app(start_solvers=True)
+    svc: Service = app.state.service
+    GuardedProtocol.quick[b"/healthz"] = lambda: health(svc)  # answered as soon as it is read, before the app
+    return app

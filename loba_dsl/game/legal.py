@@ -337,10 +337,14 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
             target, _ = referee.lay_off_target(rs, s, seat, m.number, why=False)
             if target is None:
                 continue
+            least = referee.lay_off_leaves(rs, s, seat)
             for cards in itertools.chain((first,) if first is not None else (), candidates):
                 clock.tick()
                 if len(cards) == n:
                     if may_empty and _judged(rs, s, LayOff(player, m.number, cards)):
+                        yield LayOff(player, m.number, cards, deck=deck)
+                elif n - len(cards) < least:  # before the requirements, a lay-off keeps cards to end the turn
+                    if _judged(rs, s, LayOff(player, m.number, cards)):
                         yield LayOff(player, m.number, cards, deck=deck)
                 elif g.lays_off(target, cards):
                     yield LayOff(player, m.number, cards, deck=deck)
@@ -348,7 +352,7 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
                 ends = (referee._beside(rs, target.stands[0], up=False),
                         referee._beside(rs, target.stands[-1], up=True))
                 for c, _ in sorted(wilds):
-                    for e in ends:
+                    for e in dict.fromkeys(ends):  # a run of every rank but the ace: both ends are the ace
                         if e is not None:
                             mv = LayOff(player, m.number, (c,), (e,), deck=deck)
                             clock.tick()

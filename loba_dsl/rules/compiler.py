@@ -20,7 +20,7 @@ from loba_dsl.dsl.names import Names
 from loba_dsl.dsl.parser import DSLProblem, parse_cards, parse_contract, parse_formula, parse_shape, parse_table
 from loba_dsl.dsl.predicates import IN_HAND, CardRole, Table, TableRule, compile_pred, eval_pred
 from loba_dsl.dsl.typecheck import CARD_VARIABLES, ROUND_VARIABLES, Scope, check_expr
-from loba_dsl.errors import DSLError, LobaError, Location, raise_all, suggest
+from loba_dsl.errors import DSLError, LobaError, Location, raise_all, said, suggest
 from loba_dsl.rules import model as M
 from loba_dsl.rules.model import Contracts, MeldKind, Opening, Ruleset, ValueKey
 
@@ -341,29 +341,29 @@ class _Compiler:
             out.append(MeldKind(name, str(spec.get("description", "")), text, shape, where,
                                 tuple(clause_where), tuple(clause_text), head))
         if not out:
-            self.problem(("melds",), "the ruleset has no meld kinds")
+            self.problem(("melds",), said("the ruleset has no meld kinds"))
         return tuple(out)
 
     def check_shape(self, path: Path, shape: A.Shape) -> None:
         n_ranks = len(self.data["deck"]["ranks"])
         n_suits = len(self.data["deck"]["suits"])
         if shape.min_size < 1:
-            self.problem(path, "a meld needs at least one card", shape.pos)
+            self.problem(path, said("a meld needs at least one card"), shape.pos)
         seen: set[str] = set()
         for c in shape.clauses:
             name = type(c).__name__
             if isinstance(c, A.Limit):
                 name = f"limit-{c.counter}-{c.op}"
             if name in seen:
-                self.problem(path, "this clause repeats an earlier one", c.pos)
+                self.problem(path, said("this clause repeats an earlier one"), c.pos)
             seen.add(name)
             if shape.kind == "run" and isinstance(c, A.SuitsDistinct | A.Limit) and (
                     isinstance(c, A.SuitsDistinct) or c.counter == "suits"):
-                self.problem(path, "a run is of one suit: suit clauses apply to sets only", c.pos)
+                self.problem(path, said("a run is of one suit: suit clauses apply to sets only"), c.pos)
             if shape.kind == "set" and isinstance(c, A.Ace | A.WildsApart):
-                self.problem(path, "this clause applies to runs only", c.pos)
+                self.problem(path, said("this clause applies to runs only"), c.pos)
             if isinstance(c, A.Ace) and self.data["deck"].get("ace") is None:
-                self.problem(path, "the deck names no ace ('deck.ace')", c.pos)
+                self.problem(path, said("the deck names no ace ('deck.ace')"), c.pos)
             elif isinstance(c, A.Ace) and c.mode in ("high", "either"):
                 ace, ranks = self.data["deck"]["ace"], self.data["deck"]["ranks"]
                 if ranks and ranks[0].get("key") != ace:
@@ -376,7 +376,8 @@ class _Compiler:
         if shape.kind == "set" and any(isinstance(c, A.SuitsDistinct) for c in shape.clauses):
             cap = n_suits
         if cap is not None and shape.max_size is not None and shape.max_size > cap:
-            self.problem(path, f"no such meld can have {shape.max_size} cards: at most {cap}", shape.pos)
+            self.problem(path, said("no such meld can have {size} cards: at most {cap}", size=shape.max_size, cap=cap),
+                         shape.pos)
 
     def wilds(self, names: Names, deck: Deck) -> tuple[frozenset[Card], bool]:
 
@@ -399,8 +400,8 @@ class _Compiler:
                 cards.add(index)
             elif what == "joker":
                 if deck.jokers == 0:
-                    self.problem(path, f"'{w.text}' is wild, but this deck has no Jokers", w.pos,
-                                 "set wilds.cards to the wild cards this deck has, or null")
+                    self.problem(path, said("'{word}' is wild, but this deck has no Jokers", word=w.text), w.pos,
+                                 said("set wilds.cards to the wild cards this deck has, or null"))
                 cards.add(deck.joker_code)
             elif what == "rank":
                 cards.update(deck.code(index, s) for s in range(deck.n_suits))
@@ -546,10 +547,10 @@ class _Compiler:
                 continue
             for term in contract.terms:
                 if term.kind.text not in names:
-                    self.problem(path, f"unknown meld kind '{term.kind.text}'", term.kind.pos,
+                    self.problem(path, said("unknown meld kind '{kind}'", kind=term.kind.text), term.kind.pos,
                                  _suggest(term.kind.text, names))
                 if term.count < 1:
-                    self.problem(path, "a contract asks for at least one meld of a kind", term.kind.pos)
+                    self.problem(path, said("a contract asks for at least one meld of a kind"), term.kind.pos)
             rounds.append(contract)
             texts.append(str(text))
         return Contracts(tuple(rounds), tuple(texts), bool(spec["at_once"]),
