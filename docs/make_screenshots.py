@@ -4,7 +4,7 @@
 It starts the real service on a free loopback port and drives Debian's Chromium with Playwright, drawing each
 view as a person would mid-use (tests/page_views.py): a verdict with its reasons, a match with an elimination
 and a re-entry offer, house rules with their diff, an arrangement, a new live table's links, a seat mid-round
-and at the round's end; and the checker and a seat in Spanish.
+and at the round's end; and the checker, a seat and house rules with a YAML slip in Spanish.
 Run: ``.venv/bin/python docs/make_screenshots.py [--out docs/screenshots]``.
 """
 
@@ -51,6 +51,7 @@ def main() -> int:
         jobs: list[tuple[str, page_views.Prepare, str]] = [(n, p, "en-US") for n, p in SHOTS.items()]
         jobs.append(("check-es", spanish_check, "es-AR"))
         jobs.append(("play-es", page_views.play_seat, "es-AR"))
+        jobs.append(("house-es", page_views.house_errors_es, "es-AR"))
         for name, prepare, locale in jobs:
             for width, viewport in (("phone", page_browser.PHONE), ("laptop", page_browser.LAPTOP)):
                 context = browser.new_context(viewport=viewport, locale=locale, device_scale_factor=1)

@@ -32,6 +32,8 @@ from loba_service.problems import (
     body_error,
     encode_problem,
     from_loba_error,
+    speaks,
+    spoken_language,
 )
 from loba_service.rulesets import RulesetCache, spec_of
 from loba_service.work import Deadline, Overloaded, Stopped, Threads, watching
@@ -53,8 +55,10 @@ def _json(obj: Any, status: int = 200) -> Response:
     return Response(msgspec.json.encode(obj), status_code=status, media_type=JSON)
 
 
-def problem_response(err: ServiceError) -> Response:
-    return Response(encode_problem(err), status_code=err.status, media_type=PROBLEM, headers=err.headers)
+def problem_response(err: ServiceError, lang: str = "en") -> Response:
+    """The problem body of ``err``, its words in ``lang`` where it has them."""
+    return Response(encode_problem(err, lang), status_code=err.status, media_type=PROBLEM, headers=err.headers)
+
 
 
 class Service:
@@ -203,9 +207,9 @@ class Service:
     def solver_error(self, e: JobError | LobaError, budget: float) -> ServiceError:
         """A solver's library error as a problem: its budget ran out, or the input is wrong."""
         if isinstance(e, LobaError):
-            from loba_service.problems import error_items, plain
+            from loba_service.problems import job_error
 
-            e = JobError({"detail": e.message, "errors": plain(error_items(e))})
+            e = JobError(job_error(e))
         if True:
             v = e.value
             items = [msgspec.convert(x, ErrorItem) for x in v.get("errors", [])]
@@ -214,7 +218,10 @@ class Service:
                 return ServiceError(422, "budget-exceeded", "The solver's time budget ran out", message,
                                     [ErrorItem(code="budget-exceeded", message=message,
                                                hint="ask for a smaller hand or a larger budget_ms")])
-            return ServiceError(422, "bad-input", "The request cannot be processed", str(v.get("detail")), items)
+            spoken = {lang: (str(said.get("detail")), [msgspec.convert(x, ErrorItem) for x in said.get("errors", [])])
+                      for lang, said in v.get("spoken", {}).items()}
+            return ServiceError(422, "bad-input", "The request cannot be processed", str(v.get("detail")), items,
+                                spoken=spoken)
 
 
 def _stopped(e: Stopped, seconds: float) -> ServiceError:
@@ -262,9 +269,9 @@ def _guarded(svc: Service, fn: Callable[[Service, Request], Awaitable[Response]]
         try:
             return await fn(svc, request)
         except ServiceError as e:
-            return problem_response(e)
+            return problem_response(e, spoken_language(request))
         except LobaError as e:
-            return problem_response(from_loba_error(e))
+            return problem_response(from_loba_error(e), spoken_language(request))
         except RecursionError:  # a body nested as deep as the decoder reads, then walked by the library
             return problem_response(svc.too_deep())
 
@@ -280,6 +287,7 @@ async def check(svc: Service, request: Request) -> Response:
     """One meld: the same object as ``loba check --json``."""
     explain_all = _query_bool(request, "explain")
     req = svc.decode(bodies.CheckRequest, await svc.body(request))
+    speaks(request, req)
     if _house(req.ruleset):  # a house ruleset's cost is the client's choice: in a solver process
         args = (spec_of(req.ruleset), req.cards, req.lang, svc.limits, explain_all, req.messages)
         return _json(await svc.in_process(request, "check", args))
@@ -354,6 +362,7 @@ async def _ndjson_batch(svc: Service, request: Request, body: bytes, name: str, 
 async def score_round(svc: Service, request: Request) -> Response:
     """One round: the same object as ``loba score --json``."""
     req = svc.decode(bodies.ScoreRoundRequest, await svc.body(request))
+    speaks(request, req)
     if _house(req.ruleset):
         return _json(await svc.in_process(request, "score_round", (spec_of(req.ruleset), req, svc.limits)))
     rs = await svc.ruleset(req.ruleset)
@@ -367,6 +376,7 @@ async def score_round(svc: Service, request: Request) -> Response:
 async def score_match(svc: Service, request: Request) -> Response:
     """A match: the same object as ``loba match --json``."""
     req = svc.decode(bodies.ScoreMatchRequest, await svc.body(request))
+    speaks(request, req)
     if _house(req.ruleset):
         return _json(await svc.in_process(request, "score_match", (spec_of(req.ruleset), req, svc.limits)))
     rs = await svc.ruleset(req.ruleset)
@@ -382,6 +392,7 @@ async def arrange(svc: Service, request: Request) -> Response:
     from loba_service import jobs
 
     req = svc.decode(bodies.ArrangeRequest, await svc.body(request))
+    speaks(request, req)
     budget = svc.budget(req.budget_ms)
     if _house(req.ruleset):  # read, checked and solved in a solver process
         return _json(await svc.in_process(request, "arrange", (spec_of(req.ruleset), req, svc.limits, budget),
@@ -403,6 +414,7 @@ async def arrange(svc: Service, request: Request) -> Response:
 async def diff(svc: Service, request: Request) -> Response:
     """How two rulesets differ: rules, witnesses, and play statistics for a bounded ``deals``."""
     req = svc.decode(bodies.DiffRequest, await svc.body(request))
+    speaks(request, req)
     if req.deals > svc.limits.max_deals:
         message = f"deals is {req.deals}; at most {svc.limits.max_deals} are accepted"
         raise ServiceError(422, "limit", "A limit of the service was passed", message,
@@ -452,15 +464,21 @@ async def validate(svc: Service, request: Request) -> Response:
         req = bodies.ValidateRequest(yaml=text, file=file)
     else:
         req = svc.decode(bodies.ValidateRequest, body)
+    speaks(request, req)
 
     # Compiled in a solver process: a YAML bomb or a deeply nested block costs that process, never the server.
     source = req.file or bodies.UNNAMED_RULESET  # never a file name the client did not send
-    return _json(await svc.in_process(request, "validate", (source, req.yaml)))
+    return _json(await svc.in_process(request, "validate", (source, req.yaml, req.messages)))
+
+
+def health(svc: Service) -> bytes:
+    """``/healthz``'s body: the service is up, and how many solver processes are alive."""
+    return msgspec.json.encode({"status": "ok", "version": __version__, "solvers": svc.pool.alive()})
 
 
 async def healthz(svc: Service, request: Request) -> Response:
-    """The service is up."""
-    return _json({"status": "ok", "version": __version__, "solvers": svc.pool.alive()})
+    """The service is up (``loba serve`` answers it before the app: ``GuardedProtocol.quick``)."""
+    return Response(health(svc), media_type=JSON)
 
 
 # ---------------------------------------------------------------- the app
@@ -547,6 +565,11 @@ def server_app() -> Starlette:
     """The app ``loba serve`` runs (uvicorn's factory): solver processes started with it."""
     import sys
 
+    from loba_service.guard import GuardedProtocol
+
     # The event loop waits for the GIL behind busy worker threads at most this long: /healthz stays prompt.
     sys.setswitchinterval(0.001)
-    return create_app(start_solvers=True)
+    app = create_app(start_solvers=True)
+    svc: Service = app.state.service
+    GuardedProtocol.quick[b"/healthz"] = lambda: health(svc)  # answered as soon as it is read, before the app
+    return app

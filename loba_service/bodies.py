@@ -26,8 +26,10 @@ CardsText = Annotated[str, Meta(max_length=2_000, examples=["A♣ 2♣ JOKER"],
                                             f"(at most {_L.max_cards} cards).")]
 Lang = Annotated[str, Meta(min_length=1, max_length=8, examples=["de"],
                            description="Read language-specific rank letters: de (B D K), nl (B V H), it, es.")]
-Messages = Annotated[Literal["en", "es"], Meta(description="The language of the reasons' words: en or es (card, "
-                                                             "kind and rule names stay the ruleset's own).")]
+Messages = Annotated[Literal["en", "es"], Meta(description="The language of the reasons' words and of the error "
+                                                             "messages of a user's input (bad cards, a house "
+                                                             "ruleset's YAML): en or es (card, kind and rule names "
+                                                             "stay the ruleset's own).")]
 Name = Annotated[str, Meta(min_length=1, max_length=40, examples=["Ana"])]
 SheetText = Annotated[str, Meta(max_length=_L.max_text, description="A round or match file, as `loba score` / "
                                                                     "`loba match` read it.")]
@@ -148,6 +150,7 @@ class ScoreRoundRequest(Struct, forbid_unknown_fields=True):
     stock_out: bool = False
     table: TableSize | None = None
     """How many play at the table (default: the players listed)."""
+    messages: Messages = "en"
 
 
 class MeldOut(Struct):
@@ -209,6 +212,7 @@ class ScoreMatchRequest(Struct, forbid_unknown_fields=True):
     rounds: Annotated[list[MatchRoundIn], Meta(max_length=200)] | None = None
     players: Annotated[list[Name], Meta(max_length=20)] | None = None
     target: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+    messages: Messages = "en"
 
 
 class ReentryOut(Struct):
@@ -281,6 +285,7 @@ class ArrangeRequest(Struct, forbid_unknown_fields=True):
     --round``; a ruleset with contracts needs it until the player has opened."""
     players: Annotated[int, Meta(ge=2, le=12)] | None = None
     budget_ms: BudgetMs | None = None
+    messages: Messages = "en"
 
 
 class PlacedMeldOut(Struct):
@@ -340,6 +345,7 @@ class DiffRequest(Struct, forbid_unknown_fields=True):
                                            f"(at most {_L.max_deals}); 0: no play statistics.")] = 0
     seed: Annotated[int, Meta(ge=0, le=2**31 - 1)] = 1
     budget_ms: BudgetMs | None = None
+    messages: Messages = "en"
 
 
 class DiffOut(Struct):
@@ -413,6 +419,7 @@ class ValidateRequest(Struct, forbid_unknown_fields=True):
     yaml: Annotated[str, Meta(max_length=_L.max_yaml)]
     file: Annotated[str, Meta(pattern=r"^[A-Za-z0-9_.\-]{1,64}$",
                               description="The name errors give the text (left out: <yaml>).")] | None = None
+    messages: Messages = "en"
 
 
 class ValidationItem(Struct):

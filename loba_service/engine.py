@@ -79,14 +79,15 @@ def ndjson_lines(results: Iterable[tuple[str, dict[str, Any]]]) -> bytes:
     return bytes(out)
 
 
-def validate(cache: Any, file: str, text: str) -> dict[str, Any]:
-    """``loba validate --json`` of a house ruleset (compiled through ``cache``, a ``RulesetCache``)."""
+def validate(cache: Any, file: str, text: str, messages: str = "en") -> dict[str, Any]:
+    """``loba validate --json`` of a house ruleset (compiled through ``cache``, a ``RulesetCache``); ``messages``:
+    the language of the problems' words."""
     from loba_dsl import validation_dict
 
     try:
         return dict(validation_dict(file, cache.house(file, text)))
     except LobaError as e:
-        return dict(validation_dict(file, e))
+        return dict(validation_dict(file, e, messages))
 
 
 def parse_hand(rs: Ruleset, text: str, lang: str | None, limit: int, source: str = "<cards>") -> tuple[Card, ...]:

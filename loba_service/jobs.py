@@ -169,10 +169,10 @@ def _score_match(spec: tuple[str, str, str], req: Any, limits: Any) -> Any:
     return engine.score_match(req, _rulesets().get_spec(spec), limits)
 
 
-def _validate(file: str, text: str) -> Any:
+def _validate(file: str, text: str, messages: str = "en") -> Any:
     from loba_service import engine
 
-    return engine.validate(_rulesets(), file, text)
+    return engine.validate(_rulesets(), file, text, messages)
 
 
 def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any, held: Any = None) -> Any:
@@ -230,11 +230,11 @@ def serve(down: multiprocessing.connection.Connection, up: multiprocessing.conne
             up.send(("error", {"detail": "the input nests too deeply to be read",
                                "errors": [{"code": "limit", "message": "the input nests too deeply to be read"}]}))
         except ServiceError as e:
-            up.send(("service", (e.status, e.slug, e.title, e.detail, e.errors)))
+            up.send(("service", (e.status, e.slug, e.title, e.detail, e.errors, e.spoken)))
         except LobaError as e:
-            from loba_service.problems import error_items, plain
+            from loba_service.problems import job_error
 
-            up.send(("error", {"detail": e.message, "errors": plain(error_items(e))}))
+            up.send(("error", job_error(e)))
         except Exception as e:  # a bug: the server answers 500 and logs it
             import traceback
 

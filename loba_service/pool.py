@@ -226,8 +226,8 @@ class SolverPool:
         if status == "service":
             from loba_service.problems import ServiceError
 
-            status_code, slug, title, detail, errors = value
-            raise ServiceError(status_code, slug, title, detail, errors)
+            status_code, slug, title, detail, errors, spoken = value
+            raise ServiceError(status_code, slug, title, detail, errors, spoken=spoken)
         raise WorkerCrashed(str(value))
 
     def _replace(self, w: _Worker) -> None:

@@ -17,6 +17,10 @@ import msgspec
 from loba_dsl import LobaError, LobaErrors
 from loba_dsl import clean_text as clean
 
+LANGUAGES: tuple[str, ...] = ("en", "es")
+"""The languages of the service's words: the reasons of a meld and the messages of a user's input errors
+(``"messages"`` in a request body)."""
+
 __all__ = [
     "PROBLEM_TYPE",
     "ErrorItem",
@@ -26,6 +30,9 @@ __all__ = [
     "body_error",
     "error_items",
     "from_loba_error",
+    "job_error",
+    "speaks",
+    "spoken_language",
 ]
 
 PROBLEM_TYPE = "urn:loba-dsl:problem:"
@@ -63,11 +70,19 @@ class Problem(msgspec.Struct, omit_defaults=False):
     errors: list[ErrorItem] = msgspec.field(default_factory=list)
 
 
+Spoken = dict[str, tuple[str, list[ErrorItem]]]
+"""A problem's ``detail`` and ``errors`` in other languages than English, by language."""
+
+
 class ServiceError(Exception):
-    """An answer other than 2xx, raised anywhere in a handler and turned into a :class:`Problem`."""
+    """An answer other than 2xx, raised anywhere in a handler and turned into a :class:`Problem`.
+
+    ``spoken``: the detail and errors in other languages (a user's input error carries its words in every
+    language of :data:`LANGUAGES`; the request's ``"messages"`` picks one)."""
 
     def __init__(self, status: int, slug: str, title: str, detail: str,
-                 errors: Sequence[ErrorItem] = (), headers: dict[str, str] | None = None) -> None:
+                 errors: Sequence[ErrorItem] = (), headers: dict[str, str] | None = None,
+                 spoken: Spoken | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.slug = slug
@@ -75,14 +90,16 @@ class ServiceError(Exception):
         self.detail = clean(detail)
         self.errors = list(errors)
         self.headers = headers or {}
+        self.spoken = spoken or {}
 
-    def problem(self) -> Problem:
-        errors = self.errors or [ErrorItem(code=self.slug, message=self.detail)]
-        return Problem(PROBLEM_TYPE + self.slug, self.title, self.status, self.detail, errors)
+    def problem(self, lang: str = "en") -> Problem:
+        detail, errors = self.spoken.get(lang, (self.detail, self.errors))
+        errors = errors or [ErrorItem(code=self.slug, message=detail)]
+        return Problem(PROBLEM_TYPE + self.slug, self.title, self.status, detail, errors)
 
 
-def _item(e: LobaError) -> ErrorItem:
-    p = e.problem()
+def _item(e: LobaError, lang: str = "en") -> ErrorItem:
+    p = e.problem(lang)
     rule = getattr(e, "rule", None)
     return ErrorItem(
         code=str(p["code"]),
@@ -102,18 +119,43 @@ def _opt_int(v: object) -> int | None:
     return v if isinstance(v, int) else None
 
 
-def error_items(e: LobaError) -> list[ErrorItem]:
-    """Every problem of a library error, located."""
+def error_items(e: LobaError, lang: str = "en") -> list[ErrorItem]:
+    """Every problem of a library error, located, its words in ``lang``."""
     errors = e.errors if isinstance(e, LobaErrors) else (e,)
-    return [_item(x) for x in errors]
+    return [_item(x, lang) for x in errors]
+
+
+def detail_of(items: Sequence[ErrorItem], lang: str = "en") -> str:
+    """One line for a problem's ``detail``: the first message, and how many there are."""
+    if len(items) == 1:
+        return items[0].message
+    problems = "problemas" if lang == "es" else "problems"
+    return f"{len(items)} {problems}: {items[0].message}"
+
+
+def spoken_items(e: LobaError) -> Spoken:
+    """A library error's detail and problems in every language but English."""
+    out: Spoken = {}
+    for lang in LANGUAGES[1:]:
+        items = error_items(e, lang)
+        out[lang] = (detail_of(items, lang), items)
+    return out
+
+
+def job_error(e: LobaError) -> dict[str, Any]:
+    """A library error as the plain data a solver process sends the server: its detail and problems in English,
+    and ``spoken``, the same in every other language."""
+    items = error_items(e)
+    return {"detail": detail_of(items), "errors": plain(items),
+            "spoken": {lang: {"detail": detail, "errors": plain(said)} for lang, (detail, said) in
+                       spoken_items(e).items()}}
 
 
 def from_loba_error(e: LobaError, *, status: int = 422, slug: str = "bad-input",
                     title: str = "The request cannot be processed") -> ServiceError:
-    """A library error (bad cards, a broken ruleset, an illegal round) as a 422."""
+    """A library error (bad cards, a broken ruleset, an illegal round) as a 422, in every language."""
     items = error_items(e)
-    return ServiceError(status, slug, title, items[0].message if len(items) == 1 else
-                        f"{len(items)} problems: {items[0].message}", items)
+    return ServiceError(status, slug, title, detail_of(items), items, spoken=spoken_items(e))
 
 
 _BYTE = re.compile(r"\(byte (\d+)\)")
@@ -147,8 +189,19 @@ def body_error(e: msgspec.MsgspecError, body: bytes, *, media: str = "JSON") -> 
     return ServiceError(422, "bad-body", title, message, [item])
 
 
-def encode_problem(err: ServiceError) -> bytes:
-    return msgspec.json.encode(err.problem())
+def speaks(request: Any, req: Any) -> None:
+    """The language a request asks its error messages in (its body's ``"messages"``): the problem body of a
+    failure after this point is said in it (``request``: Starlette's)."""
+    request.state.messages = getattr(req, "messages", "en")
+
+
+def spoken_language(request: Any) -> str:
+    """The language :func:`speaks` set for ``request`` (``en`` before its body is read)."""
+    return str(getattr(request.state, "messages", "en"))
+
+
+def encode_problem(err: ServiceError, lang: str = "en") -> bytes:
+    return msgspec.json.encode(err.problem(lang))
 
 
 def plain(obj: Any) -> Any:

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from loba_dsl import DEFAULT_RULESET, MatchRound, PlayerPoints, Reentry, Ruleset
-from loba_service.bodies import Lang, MatchRoundIn, Name, RulesetRef, SheetText
+from loba_service.bodies import Lang, MatchRoundIn, Messages, Name, RulesetRef, SheetText
 
 __all__ = ["TYPES", "paths", "read_rounds", "routes"]
 
@@ -29,6 +29,7 @@ class MatchFileWriteRequest(Struct, forbid_unknown_fields=True):
     lang: Lang | None = None
     players: Annotated[list[Name], Meta(max_length=20)] | None = None
     target: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+    messages: Messages = "en"
 
 
 class MatchFileOut(Struct):
@@ -43,6 +44,7 @@ class MatchFileReadRequest(Struct, forbid_unknown_fields=True):
     sheet: SheetText
     ruleset: RulesetRef = DEFAULT_RULESET
     lang: Lang | None = None
+    messages: Messages = "en"
 
 
 class PlayerRoundOut(Struct):
@@ -96,8 +98,10 @@ async def write(svc: Any, request: Request) -> Response:
     """Rounds in, the match file out."""
     from loba_dsl import write_match
     from loba_service.engine import _events
+    from loba_service.problems import speaks
 
     req = svc.decode(MatchFileWriteRequest, await svc.body(request))
+    speaks(request, req)
     rs: Ruleset = await svc.ruleset(req.ruleset)
     events = _events(rs, req.rounds, req.lang, svc.limits)
     text = write_match(rs, events, players=req.players, target=req.target, comments=[_header(req.ruleset, rs)])
@@ -107,8 +111,10 @@ async def write(svc: Any, request: Request) -> Response:
 async def read(svc: Any, request: Request) -> Response:
     """A match file in, its rounds out."""
     from loba_dsl import play_match_sheet, read_match
+    from loba_service.problems import speaks
 
     req = svc.decode(MatchFileReadRequest, await svc.body(request))
+    speaks(request, req)
     rs: Ruleset = await svc.ruleset(req.ruleset)
     sheet = read_match(req.sheet, rs, source="<sheet>", lang=req.lang)
     if sheet.events and isinstance(sheet.events[0], Reentry):

@@ -41,3 +41,28 @@ turn:
 """
 """Bazas's opening minimum, with the whole discard pile taken (its top card put down that turn), no
 reshuffle (the round ends with the stock), and going out with one card left after the discard."""
+
+CONTRACT_IN_PARTS = """extends: contrato
+name: h-contract-in-parts
+requirements:
+  contracts: {at_once: false}
+"""
+"""Contrato whose contract may go down over several turns (docs/rules.md §4, at_once: false)."""
+
+OTHERS_FIRST = """extends: contrato
+name: h-others-first
+requirements:
+  contracts: {before_other_melds: false}
+turn: {lay_off: any_melds}
+"""
+"""Contrato where other melds and lay-offs (onto anyone's melds) may come before the contract (docs/rules.md
+§4, before_other_melds: false)."""
+
+CONTRACT_LOOSE = """extends: contrato
+name: h-contract-loose
+requirements:
+  contracts: {at_once: false, before_other_melds: false}
+turn: {lay_off: any_melds, lay_off_after_first_meld: false, going_out: one_card_left}
+"""
+"""Contrato with both settings flipped: the contract over several turns, other melds and lay-offs onto
+anyone's melds before it, going out keeping one card (so a lay-off before the contract keeps two)."""

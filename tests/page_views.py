@@ -24,6 +24,8 @@ PLAYERS = ["Ana", "Beto", "Carla", "Dani"]
 TYPO = "name: casa\nextends: menos\nmelds:\n  escalera:\n    shape: run 3..13, ace lo, wilds <= 2\n"
 """A house rule, two Jokers in an escalera, with a typo on line 5 ("lo" for "low")."""
 FIXED = TYPO.replace("ace lo,", "ace low,")
+SLIP = "name: casa\nextends: menos\nmelds\n  escalera:\n    shape: run 3..13, ace low, wilds <= 2\n"
+"""The same house rule with a YAML slip: 'melds' on line 3 without its ':' (PyYAML finds it missing on line 4)."""
 
 
 def go(page: Any, base: str, view: str = "check") -> None:
@@ -90,6 +92,13 @@ def house_errors(page: Any, base: str) -> None:
     go(page, base, "house")
     page.get_by_role("textbox", name="Ruleset YAML").fill(TYPO)
     expect(page.locator("#house-status").get_by_role("listitem")).to_have_count(1)
+
+
+def house_errors_es(page: Any, base: str) -> None:
+    """The house rules view of a Spanish page (locale es) with a YAML slip: its error in Spanish, at its line."""
+    go(page, base, "house")
+    page.get_by_role("textbox", name="YAML de las reglas").fill(SLIP)
+    expect(page.locator("#house-status").get_by_role("listitem")).to_contain_text("falta el ':' esperado")
 
 
 def house_diff(page: Any, base: str) -> None:

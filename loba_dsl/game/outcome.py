@@ -17,16 +17,20 @@ from loba_dsl.rules.model import Ruleset
 
 @dataclass(frozen=True, slots=True)
 class Requirement:
-    """The verdict on a first lay-down: met or not, in words."""
+    """The verdict on a lay-down: met or not, in words."""
 
     ok: bool
     rule: str
     """``requirements.opening`` or ``requirements.contracts``."""
     summary: str
+    partial: bool = False
+    """A contract's verdict: not all of the contract, but part of it (more melds may complete it)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
+    """One player's part of a round's result: the score, and how the round ended for them."""
+
     name: str
     score: int
     went_out: bool
@@ -57,26 +61,37 @@ def contract_round(rs: Ruleset, round_number: int) -> int:
     return (round_number - 1) % len(spec.rounds) + 1
 
 
-def first_lay_down(rs: Ruleset, melds: Sequence[Sequence[Card]], round_number: int) -> list[Requirement]:
-    """Whether a player's first lay-down (every meld put down that turn) meets ``requirements``."""
-    if rs.requirements.opening is None and rs.requirements.contracts is None:
-        return []
-    key = tuple(tuple(m) for m in melds)
-    return list(_first_lay_down(rs, key, round_number))
+def opening(rs: Ruleset, melds: Sequence[Sequence[Card]]) -> Requirement:
+    """Whether a first lay-down (``melds``) reaches ``requirements.opening`` (the ruleset has one)."""
+    return _opening(rs, tuple(tuple(m) for m in melds))
+
+
+def contract(rs: Ruleset, melds: Sequence[Sequence[Card]], round_number: int) -> Requirement:
+    """Whether ``melds`` hold round ``round_number``'s contract (the ruleset has contracts), or part of it."""
+    return _contract(rs, tuple(tuple(m) for m in melds), round_number)
+
+
+def contract_words(rs: Ruleset, round_number: int) -> str:
+    """Round ``round_number``'s contract as players say it (``2 piernas + escalera``)."""
+    from loba_dsl.scoring import requirements
+
+    return requirements.contract_rule(rs, contract_round(rs, round_number)).in_words
 
 
 @functools.lru_cache(maxsize=4096)  # legal() asks the same of every discard of a turn
-def _first_lay_down(rs: Ruleset, melds: tuple[tuple[Card, ...], ...], round_number: int) -> tuple[Requirement, ...]:
+def _opening(rs: Ruleset, melds: tuple[tuple[Card, ...], ...]) -> Requirement:
     from loba_dsl.scoring import requirements
 
-    out: list[Requirement] = []
-    if rs.requirements.opening is not None:
-        v = requirements.opening(rs, melds)
-        out.append(Requirement(v.ok, "requirements.opening", v.summary))
-    if rs.requirements.contracts is not None:
-        v = requirements.contract(rs, contract_round(rs, round_number), melds)
-        out.append(Requirement(v.ok, "requirements.contracts", v.summary))
-    return tuple(out)
+    v = requirements.opening(rs, melds)
+    return Requirement(v.ok, "requirements.opening", v.summary)
+
+
+@functools.lru_cache(maxsize=4096)
+def _contract(rs: Ruleset, melds: tuple[tuple[Card, ...], ...], round_number: int) -> Requirement:
+    from loba_dsl.scoring import requirements
+
+    v = requirements.contract(rs, contract_round(rs, round_number), melds)
+    return Requirement(v.ok, "requirements.contracts", v.summary, v.partial)
 
 
 def score(rs: Ruleset, *, players: Sequence[str], melds: Sequence[Sequence[Sequence[Card]]],

@@ -25,8 +25,16 @@ Where the rules leave a question open, the referee decides so:
   onto them in that turn only makes them longer melds of their kinds), or those among other melds
   where it is true (both judged by :func:`loba_dsl.scoring.requirements.contract`, as ``loba arrange``
   reads the same key);
-- a lay-off onto a meld of another player (``lay_off: any_melds``) before the first lay-down
-  is refused where the ruleset has an opening minimum or contracts;
+- ``requirements.contracts.at_once: false``: the contract is held by every meld the player has put down
+  this round; melds that are part of it stay on the table, and the player has opened once they hold it
+  whole; ``before_other_melds: false``: other melds and lay-offs may come before the contract and stay
+  (so also beside it: ``other_melds_same_turn`` has no effect); either way going out needs every
+  requirement met, a discard that would go out before that takes the turn's lay-down back, and a lay-off
+  by a player who has not met them and put down no meld this turn must leave cards to end the turn
+  (:func:`lay_off_leaves`), so the turn can always end (docs/rules.md §4, contrato);
+- a lay-off onto a meld of an earlier turn or of another player (``lay_off: any_melds``) before the first
+  lay-down is refused where the ruleset has an opening minimum not yet reached, or contracts that must
+  come first (``before_other_melds: true``) not yet complete;
 - only a meld's owner may replace its Joker (docs/rules.md §1: "the owner may replace a Joker"), whoever
   may lay off onto it; moving a wild follows the ownership ``turn.lay_off`` gives for lay-offs;
 - ``rediscard_single: forbidden`` refuses the discard of the card taken from a discard pile that held
@@ -333,30 +341,85 @@ def _end_of_turn(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], 
     return out
 
 
-def _short(rs: Ruleset, s: RoundState, seat: int, melds: tuple[TableMeld, ...], info: TurnInfo) -> list[Reason]:
-    """Why this turn's first lay-down falls short of ``requirements`` (an opening minimum, a contract)."""
-    if seat in s.opened or not info.laid:
-        return []
+def _standing(rs: Ruleset, s: RoundState, seat: int, melds: tuple[TableMeld, ...],
+              info: TurnInfo) -> tuple[list[Reason], list[Reason]]:
+    """Where the player at ``seat`` stands on ``requirements`` if the turn ended with ``melds`` on the table.
+
+    Two lists of reasons: ``short``, why this turn's lay-down falls short and goes back to the hand with the
+    discard (an opening minimum not reached; a contract that must come first and complete, or, put down over
+    several turns, part of it); ``unmet``, the requirements still not met with the lay-down kept (a contract
+    in progress, other melds before the contract).  Both empty: the player has opened.
+    """
+    req = rs.requirements
+    if seat in s.opened or (req.opening is None and req.contracts is None):
+        return [], []
+    name = s.players[seat]
     laid = [melds[n - 1].cards for n in info.laid]
-    return [reason(rs, v.rule, f"{s.players[seat]}'s first lay-down "
-                   f"({' | '.join(' '.join(rs.deck.names_of(c)) for c in laid)}) {v.summary}")
-            for v in outcome.first_lay_down(rs, laid, s.round_number) if not v.ok]
+    short: list[Reason] = []
+    unmet: list[Reason] = []
+    if req.opening is not None and not any(m.owner == seat and m.number not in info.laid for m in melds):
+        # a meld of an earlier turn stayed on the table only where it reached the minimum
+        if laid:
+            v = outcome.opening(rs, laid)
+            if not v.ok:
+                short.append(reason(rs, v.rule, f"{name}'s first lay-down ({_shown(rs, laid)}) {v.summary}"))
+        else:
+            unmet.append(reason(rs, "requirements.opening", f"{name} has not put down a first lay-down worth "
+                                f"{req.opening.minimum} yet"))
+    c = req.contracts
+    if c is not None:
+        pool = laid if c.at_once else [m.cards for m in melds if m.owner == seat]  # at_once: false, every meld
+        got = outcome.contract(rs, pool, s.round_number) if pool else None
+        if got is None or not got.ok:
+            kept = got is not None and got.partial and not c.at_once
+            if got is not None and laid and c.before_other_melds and not kept:
+                what = "first lay-down" if c.at_once else "melds"
+                short.append(reason(rs, got.rule, f"{name}'s {what} ({_shown(rs, pool)}) {got.summary}"))
+            else:
+                unmet.append(reason(rs, "requirements.contracts", f"{name} has not put down round "
+                                    f"{s.round_number}'s contract ({outcome.contract_words(rs, s.round_number)})"))
+    return short, unmet
+
+
+def _shown(rs: Ruleset, melds: Sequence[Sequence[Card]]) -> str:
+    return " | ".join(" ".join(rs.deck.names_of(c)) for c in melds)
+
+
+@dataclass(frozen=True, slots=True)
+class _Settled:
+    """How a turn ends (:func:`_settle`)."""
+
+    hand: tuple[Card, ...]
+    melds: tuple[TableMeld, ...]
+    info: TurnInfo
+    short: list[Reason]
+    """Why this turn's lay-down fell short: taken back (``returned``), or, without a discard, refused."""
+    unmet: list[Reason]
+    """The requirements still not met, the lay-down kept."""
+    returned: tuple[Card, ...]
+
+    @property
+    def opened(self) -> bool:
+        return not self.short and not self.unmet
 
 
 def _settle(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
-            info: TurnInfo, discarded: bool
-            ) -> tuple[tuple[Card, ...], tuple[TableMeld, ...], TurnInfo, list[Reason], tuple[Card, ...]]:
-    """The hand, table and turn a turn ends with: a first lay-down short of the requirements is taken back
-    to the hand by the discard (its reasons and cards returned); without a discard it stays, refused."""
-    short = _short(rs, s, seat, melds, info)
+            info: TurnInfo, discarded: bool) -> _Settled:
+    """The hand, table and turn a turn ends with: a lay-down short of the requirements is taken back to the
+    hand by the discard (its reasons and cards returned), and so is one kept (a contract in progress, other
+    melds) where the discard would go out before the requirements are met; without a discard it stays,
+    refused."""
+    short, unmet = _standing(rs, s, seat, melds, info)
+    if not short and unmet and discarded and info.laid and _going_out(rs, hand, discarded):
+        short, unmet = unmet, []  # going out needs every requirement: the lay-down goes back instead
     if not short or not discarded:
-        return hand, melds, info, short, ()
+        return _Settled(hand, melds, info, short, unmet, ())
     back = set(info.laid)
     returned = tuple(c for m in melds if m.number in back for c in m.cards)
     kept = tuple(m for m in melds if m.number not in back)
     assert all(m.number == i + 1 for i, m in enumerate(kept)), "melds of this turn are the table's last"
     used = info.pile_card_used and not (info.pile_card is not None and info.pile_card in returned)
-    return (*hand, *returned), kept, replace(info, laid=(), pile_card_used=used), short, returned
+    return _Settled((*hand, *returned), kept, replace(info, laid=(), pile_card_used=used), short, unmet, returned)
 
 
 def _going_out(rs: Ruleset, hand: tuple[Card, ...], discarded: bool) -> bool:
@@ -371,37 +434,42 @@ def finish_reasons(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...]
 
     The verdict of :func:`_finish` without the next state (the legal-move generator asks it of each discard).
     """
-    hand, melds, info, short, returned = _settle(rs, s, seat, hand, melds, info, discarded)
-    reasons = _end_of_turn(rs, s, seat, hand, melds, info)
-    if short and not returned:
-        reasons.extend(short)
-    if (_going_out(rs, hand, discarded) and not rs.turn.go_out_on_first_lay_down
-            and seat not in s.laid_before):
+    got = _settle(rs, s, seat, hand, melds, info, discarded)
+    reasons = _end_of_turn(rs, s, seat, got.hand, got.melds, got.info)
+    out = _going_out(rs, got.hand, discarded)
+    if got.short and not got.returned:
+        reasons.extend(got.short)
+    elif got.unmet and out:  # going out needs every requirement met
+        reasons.extend(got.unmet)
+    if out and not rs.turn.go_out_on_first_lay_down and seat not in s.laid_before:
         reasons.append(reason(rs, "turn.go_out_on_first_lay_down",
                               f"{s.players[seat]} may not go out in the turn of their first lay-down"))
     return reasons
 
 
 def _finish(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
-            pile: tuple[Card, ...], info: TurnInfo, discarded: bool) -> Judgement:
-    """End the turn: check what must hold, then go out, end the round, or pass the turn."""
-    reasons = finish_reasons(rs, s, seat, hand, melds, info, discarded)
+            pile: tuple[Card, ...], info: TurnInfo, discarded: bool, checked: bool = False) -> Judgement:
+    """End the turn: check what must hold (``checked``: :func:`finish_reasons` was asked already), then go
+    out, end the round, or pass the turn."""
+    reasons = [] if checked else finish_reasons(rs, s, seat, hand, melds, info, discarded)
     if reasons:
         return reasons, None, ()
-    hand, melds, info, short, returned = _settle(rs, s, seat, hand, melds, info, discarded)
-    back = (Event("took_back", s.players[seat], returned, why="; ".join(r.text() for r in short)),) if returned \
-        else ()
-    got = _passed(rs, s, seat, hand, melds, pile, info, discarded)
-    return got[0], got[1], (*back, *got[2])
+    got = _settle(rs, s, seat, hand, melds, info, discarded)
+    back = (Event("took_back", s.players[seat], got.returned, why="; ".join(r.text() for r in got.short)),) \
+        if got.returned else ()
+    opened = got.opened if rs.requirements.opening is not None or rs.requirements.contracts is not None \
+        else bool(got.info.laid)
+    passed = _passed(rs, s, seat, got.hand, got.melds, pile, got.info, discarded, opened)
+    return passed[0], passed[1], (*back, *passed[2])
 
 
 def _passed(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
-            pile: tuple[Card, ...], info: TurnInfo, discarded: bool) -> Judgement:
-    """The turn ended: go out, end the round, or pass the turn."""
+            pile: tuple[Card, ...], info: TurnInfo, discarded: bool, opened_now: bool) -> Judgement:
+    """The turn ended: go out, end the round, or pass the turn (``opened_now``: the player has opened)."""
     out = _going_out(rs, hand, discarded)
     name = s.players[seat]
     hands = _with_hand(s, seat, hand)
-    opened = s.opened | {seat} if info.laid else s.opened
+    opened = s.opened | {seat} if opened_now else s.opened
     laid_before = s.laid_before | {seat} if info.laid or info.laid_off else s.laid_before
     if out:
         all_at_once = seat not in s.opened and not _laid_before(s, seat)
@@ -551,14 +619,41 @@ def lay_off_target(rs: Ruleset, s: RoundState, seat: int, number: int,
         return None, [reason(rs, "deal.counted_at_end", f"meld {number} is {s.players[m.owner]}'s; a card laid "
                              f"off onto it would count in their cards, where every player ends the round holding "
                              f"the cards dealt to them")] if why else []
-    if (seat not in s.opened and number not in s.info.laid
-            and (rs.requirements.opening is not None or rs.requirements.contracts is not None)):
+    rule = _lay_offs_wait(rs, s, seat) if number not in s.info.laid else None
+    if rule is not None:
         if not why:
             return None, []
-        rule = "requirements.opening" if rs.requirements.opening is not None else "requirements.contracts"
         return None, [reason(rs, rule, f"{s.players[seat]} may lay off onto other melds only after their first "
                              "lay-down")]
     return m, []
+
+
+def _lay_offs_wait(rs: Ruleset, s: RoundState, seat: int) -> str | None:
+    """The requirement that keeps the player at ``seat`` from laying off onto melds of earlier turns (or of
+    other players) yet, if any: an opening minimum not yet reached, or a contract that must come first
+    (``requirements.contracts.before_other_melds``) and is not yet complete."""
+    if seat in s.opened:
+        return None
+    req = rs.requirements
+    if req.opening is not None and not any(m.owner == seat and m.number not in s.info.laid for m in s.melds):
+        return "requirements.opening"
+    if req.contracts is not None and req.contracts.before_other_melds:
+        return "requirements.contracts"
+    return None
+
+
+def lay_off_leaves(rs: Ruleset, s: RoundState, seat: int) -> int:
+    """The fewest cards a lay-off by the player at ``seat`` may leave in their hand (0: no limit).
+
+    A player who has not met the requirements may not go out, and has put down no meld this turn that the
+    discard could take back: a lay-off (allowed before the contract where ``before_other_melds`` is false)
+    must leave them a card to keep after the discard (two under ``going_out: one_card_left``), or the turn
+    could not end.  A lay-off emptying the hand is judged as going out.
+    """
+    req = rs.requirements
+    if seat in s.opened or s.info.laid or (req.opening is None and req.contracts is None):
+        return 0
+    return 3 if rs.turn.going_out is GoingOut.ONE_CARD_LEFT else 2
 
 
 def _lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
@@ -594,6 +689,12 @@ def _lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
     owed, used = _owed(s.info, move.cards)
     info = replace(s.info, jokers_owed=owed, pile_card_used=used,
                    laid_off=s.info.laid_off or m.number not in s.info.laid)
+    least = lay_off_leaves(rs, s, seat)
+    if 0 < len(hand) < least:
+        unmet = [r for part in _standing(rs, s, seat, melds, info) for r in part]
+        if unmet:
+            return [replace(unmet[0], message=f"{unmet[0].message}: until then a lay-off must leave at least "
+                            f"{least} cards in hand, or the turn could not end without going out")], None, ()
     return _put_down(rs, s, seat, hand, melds, info, Event("laid_off", move.player, move.cards, m.number))
 
 
@@ -705,6 +806,22 @@ def _discard(rs: Ruleset, s: RoundState, seat: int, move: Discard) -> Judgement:
 
 
 # ---------------------------------------------------------------- the API
+
+
+def judge_listed(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
+    """:func:`judge` of a move that the legal-move generator (:mod:`loba_dsl.game.legal`) listed in ``s``:
+    a discard skips the verdicts the listing asked of it (:func:`discard_reasons` of its card,
+    :func:`finish_reasons` of the hand it leaves); any other move is judged in full.  Never for a move
+    from elsewhere: :class:`~loba_dsl.game.table.Table` calls it only for the very objects its listing
+    of ``s`` gave."""
+    if type(move) is Discard and s.phase is Phase.PLAY:
+        seat = s.turn
+        rest = list(s.hands[seat])
+        rest.remove(move.card)
+        got = _finish(rs, s, seat, tuple(rest), s.melds, (move.card, *s.pile), s.info, discarded=True,
+                      checked=True)
+        return got[0], got[1], (Event("discarded", move.player, (move.card,)), *got[2])
+    return judge(rs, s, move)
 
 
 def verify(rs: Ruleset, s: RoundState, move: Move) -> list[Reason]:

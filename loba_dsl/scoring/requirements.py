@@ -11,7 +11,9 @@ by the solver (``Solver.best_opening``, ``Solver.contract``):
   value, a Joker 25; ``represented``: the value of the card it stands for);
 - ``contracts``: one contract per round, e.g. ``2 pierna + escalera``; a
   lay-down fulfils it when its melds are exactly those kinds in those numbers
-  (``other_melds_same_turn: true``: at least those, other legal melds beside them).
+  (``other_melds_same_turn: true``, or ``before_other_melds: false`` where other melds may come
+  first: at least those, other legal melds beside them); melds that are part of it and no more are
+  ``partial`` (a contract put down over several turns, ``at_once: false``).
   A round number outside the list is an :class:`~loba_dsl.errors.InputError`.
 
 :func:`parse_lay_down` reads a lay-down written as melds separated by ``|``.
@@ -126,6 +128,14 @@ class ContractRule:
             return all(counts.get(kind, 0) >= n for kind, n in self.wanted.items())
         return counts == dict(self.wanted)
 
+    def part_of(self, kinds: Iterable[str]) -> bool:
+        """Are melds of these kinds (one kind per meld) part of the contract, none beyond it (a contract put
+        down over several turns, ``requirements.contracts.at_once: false``)?"""
+        counts: dict[str, int] = {}
+        for kind in kinds:
+            counts[kind] = counts.get(kind, 0) + 1
+        return all(n <= self.wanted.get(kind, 0) for kind, n in counts.items())
+
 
 def opening_rule(ruleset: Ruleset) -> OpeningRule:
     """The ruleset's opening minimum (an :class:`InputError` if it has none)."""
@@ -148,7 +158,9 @@ def contract_rule(ruleset: Ruleset, round_number: int) -> ContractRule:
     wanted: dict[str, int] = {}
     for term in spec.rounds[round_number - 1].terms:
         wanted[term.kind.text] = wanted.get(term.kind.text, 0) + term.count
-    return ContractRule(round_number, spec.texts[round_number - 1], wanted, spec.other_melds_same_turn)
+    # Other melds may come before the contract (before_other_melds: false), so also beside it (rules.md §4).
+    others = spec.other_melds_same_turn or not spec.before_other_melds
+    return ContractRule(round_number, spec.texts[round_number - 1], wanted, others)
 
 
 def parse_lay_down(ruleset: Ruleset, text: str, lang: str | None = None, *,
@@ -182,6 +194,8 @@ class Verdict:
     summary: str
     value: int | None = None
     needed: int | None = None
+    partial: bool = False
+    """Not the contract, but part of it: more melds may complete it (``at_once: false``)."""
 
     def to_dict(self, ruleset: Ruleset) -> dict[str, Any]:
         names = ruleset.deck.names
@@ -238,6 +252,9 @@ def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]
     choices = list(itertools.product(*(v.kinds for v in verdicts)))
     if any(rule.fulfilled_by(choice) for choice in choices):
         return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {rule.in_words}")
+    if any(rule.part_of(choice) for choice in choices):
+        return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {rule.in_words} (it is "
+                       "part of it)", partial=True)
     if not rule.others and any(rule.fulfilled_by(choice, others=True) for choice in choices):
         return Verdict(False, verdicts, f"holds round {round_number}'s contract ({rule.in_words}) and other melds: "
                        "the contract goes down alone in its turn, other melds from the next "

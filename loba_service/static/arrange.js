@@ -1,7 +1,7 @@
 // The best arrangement of a hand: POST /v1/arrange (the solver), shown as melds, what is left, and whether
 // the hand can go out now.
 import { api, Serial } from "./api.js";
-import { onLang, t } from "./i18n.js";
+import { lang, onLang, t } from "./i18n.js";
 import { appendCard, el, Picker, removeLast } from "./picker.js";
 import { deckOf, fillSelect, onHouse, refOf } from "./rulesets.js";
 
@@ -87,7 +87,9 @@ export function initArrange() {
     render();
     // As the player stands, as `loba arrange` does: until opened, only a lay-down meeting the opening minimum
     // or the round's contract goes down.
-    const body = { cards, ruleset: refOf(choice), discard: discard.checked, opened: opened.checked, budget_ms: 5000 };
+    // A hand that cannot be read is said in the page's language.
+    const body = { cards, ruleset: refOf(choice), discard: discard.checked, opened: opened.checked, budget_ms: 5000,
+      messages: lang() };
     serial.run(() => api("POST", "/v1/arrange", body), (value, error) => {
       last = error ? { error } : { value };
       render();
@@ -117,6 +119,7 @@ export function initArrange() {
     fillSelect(select, choice);
     picker.render();
     render();
+    if (last && last.error) arrange(); // the service's words about the hand again, in the new language
   });
   loadDeck();
   render();

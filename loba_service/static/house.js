@@ -2,7 +2,7 @@
 // line and column), compared with the ruleset it extends (POST /v1/diff, with the witness hands), and used
 // in the checker and the score sheet, or downloaded.
 import { api, isAbort, Latest, Serial } from "./api.js";
-import { onLang, t } from "./i18n.js";
+import { lang, onLang, t } from "./i18n.js";
 import { el } from "./picker.js";
 import { HOUSE, rulesets, setHouse } from "./rulesets.js";
 
@@ -33,6 +33,7 @@ export function initHouse(app) {
   let timer = 0;
   let diffTimer = 0;
   let pending = null; // the valid house rules not compared yet: {value, yaml}
+  let compared = null; // the last rules compared: {v, yaml}
   const view = document.getElementById("view-house");
 
   function comparePending() {
@@ -163,9 +164,11 @@ export function initHouse(app) {
       return;
     }
     diff = { base: v.extends, loading: true };
+    compared = { v, yaml };
     renderDiff();
     // The witnesses are searched by the solver: a person waits for them, so the budget is the service's largest.
-    const body = { left: v.extends, right: { yaml, file: fileOf(v.name) }, budget_ms: 10000 };
+    // Its problems (a house ruleset that does not compile there) come in the page's language, as validate's.
+    const body = { left: v.extends, right: { yaml, file: fileOf(v.name) }, budget_ms: 10000, messages: lang() };
     comparing.run(() => api("POST", "/v1/diff", body), (value, error) => {
       diff = error ? { base: v.extends, error } : { base: v.extends, value };
       renderDiff();
@@ -175,7 +178,8 @@ export function initHouse(app) {
   async function validate() {
     const yaml = area.value;
     try {
-      const value = await validating.run("POST", "/v1/rulesets/validate", { yaml, file: "house.yaml" });
+      // every problem in the page's language, at its line and column
+      const value = await validating.run("POST", "/v1/rulesets/validate", { yaml, file: "house.yaml", messages: lang() });
       verdict = { value };
       if (value.valid) {
         setHouse({ yaml, file: fileOf(value.name), name: value.name, extends: value.extends, deck: value.deck });
@@ -230,6 +234,9 @@ export function initHouse(app) {
   onLang(() => {
     renderStatus();
     renderDiff();
+    // the service's words about the YAML again, in the new language
+    if (verdict && (verdict.error || (verdict.value && !verdict.value.valid))) validate();
+    if (diff && diff.error && compared) compare(compared.v, compared.yaml);
   });
   renderStatus();
   return {

@@ -3,7 +3,7 @@
 // POST /v1/score/match, asked again after every change, so editing a past round recomputes everything after
 // it.  Export and import go through /v1/sheets/match/write and /read: the file is the one `loba match` reads.
 import { api, ApiError } from "./api.js";
-import { onLang, t } from "./i18n.js";
+import { lang, onLang, t } from "./i18n.js";
 import { el } from "./picker.js";
 import { playersField } from "./players.js";
 import { fillSelect, HOUSE, houseLabel, onHouse, refOf, rulesets } from "./rulesets.js";
@@ -89,7 +89,8 @@ function rulesetRef() {
 }
 
 function score(rounds) {
-  return api("POST", "/v1/score/match", { ruleset: rulesetRef(), players: sheet.players, rounds: apiRounds(rounds) });
+  return api("POST", "/v1/score/match", { ruleset: rulesetRef(), players: sheet.players, rounds: apiRounds(rounds),
+    messages: lang() });
 }
 
 // Score the sheet; when it has a problem, score the longest beginning of it that has none, so the totals up to
@@ -200,7 +201,7 @@ async function start() {
   sheet = { v: 1, ruleset, players, rounds: [] };
   try {
     // The names must fit a match file (for the export) and the ruleset's table (how many may play).
-    await api("POST", "/v1/sheets/match/write", { ruleset: rulesetRef(), players, rounds: [] });
+    await api("POST", "/v1/sheets/match/write", { ruleset: rulesetRef(), players, rounds: [], messages: lang() });
     await score([]);
   } catch (e) {
     sheet = null;
@@ -472,7 +473,7 @@ async function importText(text) {
   const ruleset = sheet ? sheet.ruleset : snapshot(setup.ruleset || rulesets.defaultName);
   let read;
   try {
-    read = await api("POST", "/v1/sheets/match/read", { sheet: text, ruleset: refOf(ruleset) });
+    read = await api("POST", "/v1/sheets/match/read", { sheet: text, ruleset: refOf(ruleset), messages: lang() });
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     if (sheet) problem = e;
@@ -502,7 +503,8 @@ async function importText(text) {
 async function exportSheet() {
   let r;
   try {
-    r = await api("POST", "/v1/sheets/match/write", { ruleset: rulesetRef(), players: sheet.players, rounds: apiRounds(sheet.rounds) });
+    r = await api("POST", "/v1/sheets/match/write", { ruleset: rulesetRef(), players: sheet.players,
+      rounds: apiRounds(sheet.rounds), messages: lang() });
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     problem = e;
@@ -571,7 +573,10 @@ export function initSheet() {
   body = document.getElementById("sheet-body");
   announcer = document.getElementById("sheet-announce");
   sheet = load();
-  onLang(() => render());
+  onLang(() => {
+    render();
+    if (sheet && problem) recompute().catch(() => render()); // the service's words again, in the new language
+  });
   onHouse(() => render());
   if (sheet) recompute().catch(() => render());
   else render();

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from house_rulesets import OPEN_TABLE, THREE_WILD_CLASSES
+from house_rulesets import CONTRACT_IN_PARTS, CONTRACT_LOOSE, OPEN_TABLE, OTHERS_FIRST, THREE_WILD_CLASSES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_deals import cards, deal
@@ -35,6 +35,10 @@ HOUSES = {
     # contrato with other melds beside the contract, anyone's melds open to lay-offs
     "contrato-open": "extends: contrato\nname: h-contrato-open\nrequirements:\n  contracts: "
                      "{other_melds_same_turn: true}\nturn: {lay_off: any_melds}\n",
+    # contrato over several turns, other melds and lay-offs before the contract (rules.md §4)
+    "contract-in-parts": CONTRACT_IN_PARTS,
+    "others-first": OTHERS_FIRST,
+    "contract-loose": CONTRACT_LOOSE,
 }
 
 

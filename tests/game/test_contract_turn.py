@@ -34,10 +34,18 @@ from loba_dsl.solver.advice import arrange_hand
 from loba_dsl.solver.api import ArrangedHand, Solver
 
 SAME_TURN = "name: house\nextends: contrato\nrequirements:\n  contracts: {other_melds_same_turn: true}\n"
+HOUSES = {
+    # other melds may come before the contract, so also beside it (rules.md §4, before_other_melds: false)
+    "others-first": "name: others-first\nextends: contrato\nrequirements:\n  contracts: {before_other_melds: false}\n",
+    # the contract over several turns (rules.md §4, at_once: false): going out in one turn is as contrato's
+    "in-parts": "name: in-parts\nextends: contrato\nrequirements:\n  contracts: {at_once: false}\n",
+}
 
 
 @functools.cache
-def ruleset(same_turn: bool) -> Ruleset:
+def ruleset(same_turn: bool | str) -> Ruleset:
+    if isinstance(same_turn, str):
+        return loads(HOUSES[same_turn])
     return loads(SAME_TURN) if same_turn else load("contrato")
 
 
@@ -91,14 +99,17 @@ HANDS = [
 ]
 
 
-@pytest.mark.parametrize("same_turn", [False, True], ids=["contrato", "same-turn-house"])
+@pytest.mark.parametrize(("same_turn", "with_others"), [(False, False), (True, True), ("others-first", True),
+                                                      ("in-parts", False)],
+                         ids=["contrato", "same-turn-house", "others-first-house", "in-parts-house"])
 @pytest.mark.parametrize(("beto", "drawn", "round_number", "out_alone", "out_with_others"), HANDS)
-def test_referee_and_arrange_agree_on_going_out(same_turn: bool, beto: str, drawn: str, round_number: int,
-                                               out_alone: bool, out_with_others: bool) -> None:
+def test_referee_and_arrange_agree_on_going_out(same_turn: bool | str, with_others: bool, beto: str, drawn: str,
+                                               round_number: int, out_alone: bool, out_with_others: bool) -> None:
     rs = ruleset(same_turn)
     assert rs.requirements.contracts is not None
-    assert rs.requirements.contracts.other_melds_same_turn is same_turn
-    expected = out_with_others if same_turn else out_alone
+    if isinstance(same_turn, bool):
+        assert rs.requirements.contracts.other_melds_same_turn is same_turn
+    expected = out_with_others if with_others else out_alone
     assert referee_lets_go_out(rs, beto, drawn, round_number) is expected
     assert arrange(rs, beto, drawn, round_number).can_go_out is expected
 

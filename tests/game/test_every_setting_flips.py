@@ -1,4 +1,5 @@
-"""Every `turn.*` and `deal.*` setting changes what the referee does, as the schema's description says.
+"""Every `turn.*`, `deal.*` and `requirements.contracts.*` setting changes what the referee does, as the
+schema's description says.
 
 For each setting: two house rulesets (``extends: menos``) that differ only in that setting, one table
 state, and the referee's verdict or the deal on both sides. Expected values come from the schema's wording
@@ -6,8 +7,12 @@ state, and the referee's verdict or the deal on both sides. Expected values come
 Seating in every scenario: Ana, Beto, Carla; Carla deals. Loba de Menos (rules.md §1) plays
 counter-clockwise and the dealer's right (Beto, seat 1) starts, so the order is Beto, Ana, Carla.
 
-A final test holds the list of settings flipped here equal to the schema's turn/deal property names, so a
-new setting without a flip fails.
+The contract's settings flip over Loba Contrato instead (``contract_pair``, rules.md §4), whose first round's
+contract is "2 pierna" unless a scenario lists its own. The referee's verdict on each side is also what
+``legal()`` lists (the same move listed on one side only).
+
+A final test holds the list of settings flipped here equal to the schema's turn/deal/requirements.contracts
+property names, so a new setting without a flip fails.
 """
 
 from __future__ import annotations
@@ -340,17 +345,171 @@ def test_deal_next_dealer() -> None:
         assert t.players[t.next_dealer()] == dealer
 
 
+# ---------------------------------------------------------------------------------- requirements.contracts.*
+
+
+def contract_pair(setting: str, a: str, b: str, base: str = "") -> tuple[Ruleset, Ruleset]:
+    """Two house rulesets over Loba Contrato differing only in ``setting`` (``requirements.contracts.key``);
+    ``base``: shared contract settings (YAML flow-mapping items)."""
+    key = setting.rsplit(".", 1)[1]
+    out = []
+    for i, value in enumerate((a, b)):
+        items = ", ".join(x for x in (base, f"{key}: {value}") if x)
+        out.append(loba_dsl.loads(f"name: flip{i}\nextends: contrato\nrequirements:\n  contracts: {{{items}}}\n",
+                                  cached=False))
+    return out[0], out[1]
+
+
+def _others_pass(t: Table) -> None:
+    """Ana and Carla draw from the stock and discard the card drawn (Beto plays next)."""
+    for name in ("Ana", "Carla"):
+        t.play(Draw(name, "stock"))
+        t.play(Discard(name, t.state.hands[t.state.seat(name)][-1]))
+
+
+def _took_back(events: tuple[object, ...]) -> bool:
+    return any(getattr(e, "kind", "") == "took_back" for e in events)
+
+
+def test_contracts_at_once() -> None:
+    # Schema: at_once true, the contract is put down complete in one turn (rules.md §4, "complete, at once");
+    # false, over several turns: a part of it stays on the table and the player has opened once their melds
+    # hold it all (rules.md §4, "over several turns"). Round contract "pierna + escalera" (contrato's round 2).
+    whole, parts = contract_pair("requirements.contracts.at_once", "true", "false", "rounds: [pierna + escalera]")
+    for rs, at_once in ((whole, True), (parts, False)):
+        t = deal(rs, {"Beto": "4♣ 5♣ 6♣ 7♣ 8♣ K♠ K♥ K♣ 9♦", "Ana": "2♠", "Carla": "2♥"}, upcard="3♥",
+                 stock_top="2♦ Q♠ Q♥ K♦")
+        t.play(Draw("Beto", "stock"))
+        t.play(Meld("Beto", cards(rs, "4♣ 5♣ 6♣ 7♣ 8♣")))  # the escalera, half the contract
+        discard = Discard("Beto", cards(rs, "9♦")[0])
+        assert discard in list(t.legal())
+        assert _took_back(t.play(discard)) is at_once
+        assert len(t.state.melds) == (0 if at_once else 1) and 1 not in t.state.opened
+        _others_pass(t)
+        t.play(Draw("Beto", "stock"))  # K♦
+        t.play(Meld("Beto", cards(rs, "K♠ K♥ K♦ K♣")))  # the pierna: with the escalera kept, the whole contract
+        last = Discard("Beto", cards(rs, "2♦")[0])
+        assert last in list(t.legal())
+        events = t.play(last)
+        if at_once:  # the pierna alone is not the contract: back to the hand, and nobody goes out
+            assert _took_back(events) and t.state.went_out is None and t.state.melds == ()
+        else:  # nine cards melded over two turns, the last discarded: Beto went out with the contract
+            assert not _took_back(events) and t.state.went_out == 1
+
+
+def test_contracts_at_once_going_out_needs_the_whole_contract() -> None:
+    # rules.md §4 (at_once: false): going out still needs the contract complete; a discard that would go
+    # out with only part of it takes this turn's lay-down back instead, and the turn ends as usual.
+    _, parts = contract_pair("requirements.contracts.at_once", "true", "false", "rounds: [4 pierna]")
+    t = deal(parts, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦ Q♠ Q♥ Q♦"}, upcard="3♥", stock_top="2♦")
+    t.play(Draw("Beto", "stock"))
+    for meld in ("7♠ 7♥ 7♦", "K♠ K♥ K♦", "Q♠ Q♥ Q♦"):  # three piernas of "4 pierna"
+        t.play(Meld("Beto", cards(parts, meld)))
+    out = Discard("Beto", cards(parts, "2♦")[0])
+    assert out in list(t.legal())
+    events = t.play(out)
+    assert _took_back(events) and t.state.went_out is None and t.state.melds == ()
+    assert "requirements.contracts" in next(e.why for e in events if e.kind == "took_back")
+    # Kept over two turns, the contract completes; no lay-off onto its melds before (before_other_melds).
+    _, parts = contract_pair("requirements.contracts.at_once", "true", "false")
+    t = deal(parts, {"Beto": "7♠ 7♥ 7♦ 7♣ K♠ K♥ K♣ 9♦ 4♣"}, upcard="3♥", stock_top="2♦ Q♠ Q♥ 5♦")
+    t.play(Draw("Beto", "stock"))
+    t.play(Meld("Beto", cards(parts, "7♠ 7♥ 7♦")))  # one pierna of "2 pierna", kept
+    t.play(Discard("Beto", cards(parts, "9♦")[0]))
+    _others_pass(t)
+    t.play(Draw("Beto", "stock"))  # 5♦: 7♣ K♠ K♥ K♣ 4♣ 2♦ 5♦
+    lay_off = LayOff("Beto", 1, cards(parts, "7♣"))
+    assert lay_off not in list(t.legal()) and refusal(t, lay_off) == "requirements.contracts"
+    t.play(Meld("Beto", cards(parts, "K♠ K♥ K♣")))  # the contract is complete: 2 piernas
+    t.play(Discard("Beto", cards(parts, "4♣")[0]))
+    assert 1 in t.state.opened and len(t.state.melds) == 2
+
+
+def test_contracts_before_other_melds() -> None:
+    # Schema: before_other_melds true, the contract must be down before any other meld or lay-off (rules.md
+    # §4, 004:53 "before laying anything else down"); false, other melds may go down first, and stay.
+    first, free = contract_pair("requirements.contracts.before_other_melds", "true", "false")
+    for rs, before in ((first, True), (free, False)):
+        t = deal(rs, {"Beto": "4♣ 5♣ 6♣ 7♠ 7♥ K♠ K♥ 9♦ 7♣", "Ana": "2♠", "Carla": "2♥"}, upcard="3♥",
+                 stock_top="2♦ Q♠ Q♥ 7♦")
+        t.play(Draw("Beto", "stock"))
+        t.play(Meld("Beto", cards(rs, "4♣ 5♣ 6♣")))  # an escalera: not part of "2 pierna"
+        events = t.play(Discard("Beto", cards(rs, "9♦")[0]))
+        assert _took_back(events) is before
+        assert len(t.state.melds) == (0 if before else 1) and 1 not in t.state.opened
+    # A lay-off before the contract, on one table state: Beto's partial contract (at_once: false) and 7♣.
+    first, free = contract_pair("requirements.contracts.before_other_melds", "true", "false", "at_once: false")
+    for rs, before in ((first, True), (free, False)):
+        t = deal(rs, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ 4♣ 5♣ 9♦ 7♣", "Ana": "2♠", "Carla": "2♥"}, upcard="3♥",
+                 stock_top="2♦ Q♠ Q♥ 3♦")
+        t.play(Draw("Beto", "stock"))
+        t.play(Meld("Beto", cards(rs, "7♠ 7♥ 7♦")))
+        t.play(Discard("Beto", cards(rs, "9♦")[0]))
+        _others_pass(t)
+        t.play(Draw("Beto", "stock"))
+        lay_off = LayOff("Beto", 1, cards(rs, "7♣"))
+        assert (lay_off in list(t.legal())) is not before
+        if before:
+            assert refusal(t, lay_off) == "requirements.contracts"
+        else:
+            t.play(lay_off)
+            assert t.state.melds[0].cards == cards(rs, "7♠ 7♥ 7♦ 7♣")
+
+
+def test_contracts_other_melds_same_turn() -> None:
+    # Schema: false, the contract alone in its turn (rules.md §4); true, other melds beside it that turn.
+    alone, beside = contract_pair("requirements.contracts.other_melds_same_turn", "false", "true")
+    for rs, same_turn in ((alone, False), (beside, True)):
+        t = deal(rs, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦ 4♣ 5♣ 6♣"}, upcard="3♥", stock_top="2♦")
+        t.play(Draw("Beto", "stock"))
+        for meld in ("7♠ 7♥ 7♦", "K♠ K♥ K♦", "4♣ 5♣ 6♣"):
+            t.play(Meld("Beto", cards(rs, meld)))
+        events = t.play(Discard("Beto", cards(rs, "2♦")[0]))  # Beto melded all but the discard
+        assert _took_back(events) is not same_turn
+        assert (t.state.went_out == 1) is same_turn
+
+
+def test_contracts_other_melds_same_turn_is_moot_where_other_melds_may_come_first() -> None:
+    # rules.md §4 (before_other_melds: false): other melds may come before the contract, so also beside it
+    # in its turn, whatever other_melds_same_turn says.
+    for same_turn in ("false", "true"):
+        rs = loba_dsl.loads("name: moot\nextends: contrato\nrequirements:\n  contracts: {before_other_melds: "
+                            f"false, other_melds_same_turn: {same_turn}}}\n", cached=False)
+        t = deal(rs, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦ 4♣ 5♣ 6♣"}, upcard="3♥", stock_top="2♦")
+        t.play(Draw("Beto", "stock"))
+        for meld in ("7♠ 7♥ 7♦", "K♠ K♥ K♦", "4♣ 5♣ 6♣"):
+            t.play(Meld("Beto", cards(rs, meld)))
+        t.play(Discard("Beto", cards(rs, "2♦")[0]))
+        assert t.state.went_out == 1
+
+
+def test_contracts_rounds() -> None:
+    # Schema: the contract of each round in order; round 1 "2 pierna" (contrato) or "2 escalera" (a house).
+    piernas, escaleras = contract_pair("requirements.contracts.rounds", "[2 pierna]", "[2 escalera]")
+    for rs, kept in ((piernas, True), (escaleras, False)):
+        t = deal(rs, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦ 4♣ 5♣ 9♦"}, upcard="3♥", stock_top="2♦")
+        t.play(Draw("Beto", "stock"))
+        t.play(Meld("Beto", cards(rs, "7♠ 7♥ 7♦")))
+        t.play(Meld("Beto", cards(rs, "K♠ K♥ K♦")))
+        assert _took_back(t.play(Discard("Beto", cards(rs, "9♦")[0]))) is not kept
+        assert (1 in t.state.opened) is kept
+
+
 # ---------------------------------------------------------------------------------------------- coverage
 
 KNOWN_GAP: set[str] = set()  # settings no test above flips yet; empty means every one is covered
+LABELS = {"requirements.contracts.source"}
+"""Settings that only label (shown to players, rules.md §4): no verdict to flip."""
 
 
 def test_every_schema_setting_is_flipped() -> None:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     names = {f"{section}.{key}" for section in ("turn", "deal")
              for key in schema["properties"][section]["properties"]}
+    contracts = schema["properties"]["requirements"]["properties"]["contracts"]["properties"]
+    names |= {f"requirements.contracts.{key}" for key in contracts} - LABELS
     # The flips are named in the tests' pair() calls: read them from this file, not from run order.
     text = Path(__file__).read_text(encoding="utf-8")
-    flipped = set(re.findall(r'pair\("((?:turn|deal)\.[a-z_]+)"', text))
+    flipped = set(re.findall(r'pair\("((?:turn|deal|requirements\.contracts)\.[a-z_]+)"', text))
     assert flipped | KNOWN_GAP == names
     assert not flipped & KNOWN_GAP

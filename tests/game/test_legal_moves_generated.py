@@ -5,7 +5,8 @@ a player could submit in a state is judged by the referee (:func:`loba_dsl.game.
 force over every sub-multiset of the hand, and the accepted ones must be exactly the listed ones (melds
 and lay-offs as listed: cards sorted, no ``as``); the listed moves with an ``as`` are accepted too.
 States come from random play under every shipped ruleset and the house rulesets of tests/house_rulesets.py
-(many wilds, lay-offs onto any meld, Joker replacement, wild moves, the whole pile taken).
+(many wilds, lay-offs onto any meld, Joker replacement, wild moves, the whole pile taken, contrato with
+``requirements.contracts.at_once`` and ``before_other_melds`` flipped).
 
 Two cases from the rules themselves: a lay-off of several cards at both ends of an escalera (rules.md §1,
 lay-off: "extend an escalera at either end"), and an escalera with four wilds under mas-pagat (rules.md §3:
@@ -19,7 +20,14 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from house_rulesets import OPEN_TABLE, THREE_WILD_CLASSES, WHOLE_PILE_OPENING
+from house_rulesets import (
+    CONTRACT_IN_PARTS,
+    CONTRACT_LOOSE,
+    OPEN_TABLE,
+    OTHERS_FIRST,
+    THREE_WILD_CLASSES,
+    WHOLE_PILE_OPENING,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referee_play import after_draw, codes, play
@@ -38,7 +46,9 @@ from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
 
 NAMES = ("Ana", "Beto", "Carla", "Dora")
-HOUSE = {"three-wild-classes": THREE_WILD_CLASSES, "open-table": OPEN_TABLE, "whole-pile-opening": WHOLE_PILE_OPENING}
+HOUSE = {"three-wild-classes": THREE_WILD_CLASSES, "open-table": OPEN_TABLE, "whole-pile-opening": WHOLE_PILE_OPENING,
+         # contrato with each contract setting flipped, and both (docs/rules.md §4)
+         "contract-in-parts": CONTRACT_IN_PARTS, "others-first": OTHERS_FIRST, "contract-loose": CONTRACT_LOOSE}
 RULESETS = (*shipped_names(), *HOUSE)
 BRUTE_HAND = 11
 """Hands of at most this many cards are brute-forced (every sub-multiset judged as a meld and a lay-off)."""
