@@ -16,9 +16,10 @@ answers JSON: the stack's own limit) and ``loba serve --port 0``, then measures 
    at ply 4);
 4. a mix of ``/v1/check`` with 10% malformed requests (broken JSON, bad cards, unknown fields) with hostile clients
    running beside it (50 slowloris connections, an idle-connection flood, a CPU-heavy house ruleset every second,
-   a 1 MiB head every second), and ``/healthz`` probed every 20 ms by a light prober in a process of its own (a
-   fresh connection each time, as a health checker makes): its p50/p99/max, and the 5xx count over everything
-   (target: 0 5xx, /healthz p99 under 50 ms).
+   a 1 MiB head every second), and ``/healthz`` probed every 20 ms while the load runs, by a light prober in a
+   process of its own (a fresh connection each time, as a health checker makes; on a fixed schedule, a slow answer
+   holding no later probe back): its p50/p99/max, and the 5xx count over everything (target: 0 5xx, /healthz p99
+   under 50 ms).
 
 ``--healthz-only`` runs only part 4, ``--rounds`` times (each round a fresh measurement, all printed), and with
 ``--mix threads`` the load is the work of the worker threads instead (small solves of ``/v1/arrange`` and
@@ -158,6 +159,10 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+BARE_PIDS: dict[int, int] = {}
+"""The bare app's process by its port (its CPU per request is measured beside the service's)."""
+
+
 @contextlib.contextmanager
 def bare_server() -> Iterator[int]:
     with tempfile.TemporaryDirectory() as d:
@@ -168,6 +173,7 @@ def bare_server() -> Iterator[int]:
         proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "bare_app:app", "--port", str(port),
                                  "--log-level", "warning", "--no-access-log"], cwd=d,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        BARE_PIDS[port] = proc.pid
         try:
             for _ in range(100):
                 with contextlib.suppress(OSError):
@@ -223,6 +229,42 @@ def in_process_play(ply: int, by_state: bool, n: int = 300) -> float:
     return best
 
 
+def same_kind_moves(n: int = 200) -> None:
+    """In-process ``games.play_sync``, by record and by state, on moves of the same kind early and late in the round
+    (the first stock draw, pile draw and discard from ply 4 and from ply 400): the cost of the ply alone."""
+    import msgspec
+    from bench_game import long_round, prefix
+
+    from loba_service.game_bodies import GameMoveRequest, GameStateRequest
+    from loba_service.games import Games, play_sync, state_sync
+    from loba_service.seal import Sealer
+
+    full = long_round(420)
+    rs, moves = full.rs, full.rounds[0].moves
+    key = b"bench" * 8
+    for op, source in (("draw", "stock"), ("draw", "discard"), ("discard", None)):
+        line = []
+        for start in (4, 400):
+            ply = next(i for i in range(start, len(moves))
+                       if moves[i].to_dict(rs)["op"] == op and moves[i].to_dict(rs).get("from") == source)
+            t, move = prefix(full, ply)
+            g = Games(Sealer(key), key)
+            token = state_sync(g, rs, msgspec.convert({"record": t.record()}, GameStateRequest))["state"]
+            for by_state in (False, True):
+                body: dict[str, Any] = {"move": move.to_dict(rs), "ply": ply}
+                body.update({"state": token, "include_record": False} if by_state else {"record": t.record()})
+                raw = json.dumps(body).encode()
+                best = float("inf")
+                for _ in range(5):
+                    t0 = time.process_time()
+                    for _ in range(n):
+                        mreq = msgspec.json.decode(raw, type=GameMoveRequest)
+                        msgspec.json.encode(play_sync(g, rs, mreq, g.states.get(token) if by_state else None))
+                    best = min(best, (time.process_time() - t0) / n)
+                line.append(f"ply {ply} by {'state' if by_state else 'record'} {best * 1e6:.0f} us")
+        print(f"  in-process, {op}{' from ' + source if source else ''}: " + ", ".join(line))
+
+
 def state_body(port: int, ply: int) -> bytes:
     """The same move as :func:`ply_body` sent by the state token of its record (``/v1/games/state`` gives it),
     asking for no record back."""
@@ -261,24 +303,30 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
               ("state", 4): state_body(port, 4), ("state", 400): state_body(port, 400)}
     best: dict[Any, dict[str, Any]] = {}
     cpu: dict[Any, float] = {}
+    runs: list[tuple[Any, str, bytes]] = [(key, "/v1/games/play", body) for key, body in bodies.items()]
+    runs.append(("check", "/v1/check", check))  # the service's cost per request of a small endpoint, for reference
     for _ in range(args.rounds):
-        for key, body in bodies.items():
-            for k, p_, path, b in (("bare", bare, "/json", check), (key, port, "/v1/games/play", body)):
-                cpu0 = cpu_seconds(pid)
+        for key, endpoint, body in runs:
+            for k, p_, path, b in (("bare", bare, "/json", check), (key, port, endpoint, body)):
+                who = BARE_PIDS[bare] if k == "bare" else pid
+                cpu0 = cpu_seconds(who)
                 r = wrk(args.wrk, p_, path, [b], args.seconds, args.connections)
-                r["cpu"] = (cpu_seconds(pid) - cpu0) / max(1, r["total"])
+                r["cpu"] = (cpu_seconds(who) - cpu0) / max(1, r["total"])
                 if r["2xx"] == 0 or r["5xx"] or r["4xx"]:
                     raise SystemExit(f"{k}: {r}")
                 cpu[k] = min(cpu.get(k, r["cpu"]), r["cpu"])
                 if k not in best or r["rps"] > best[k]["rps"]:
                     best[k] = r
     bare_rps = best["bare"]["rps"]
+    same_kind_moves()
     for way in ("record", "state"):
         work = {ply: in_process_play(ply, way == "state") for ply in (4, 400)}
         print(f"  in-process play_sync by {way}: ply 4 {work[4] * 1e6:.0f} us, ply 400 {work[400] * 1e6:.0f} us CPU "
               "a call (decode, play, encode; best of 5 x 300)")
     print(f"  bare Starlette app          {bare_rps:9.0f} req/s  p99 {best['bare']['p99']:>8}  "
-          f"(its CPU is not measured: another process)")
+          f"server CPU {cpu['bare'] * 1e6:5.0f} us a request")
+    print(f"  /v1/check (3 cards)         {best['check']['rps']:9.0f} req/s  p99 {best['check']['p99']:>8}  "
+          f"{best['check']['rps'] / bare_rps:.2f} of bare  server CPU {cpu['check'] * 1e6:5.0f} us a request")
     for way in ("record", "state"):
         for ply in (4, 400):
             r = best[(way, ply)]
@@ -288,7 +336,8 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
         ratio = best[(way, 4)]["rps"] / best[(way, 400)]["rps"]
         cpu_ratio = cpu[(way, 400)] / cpu[(way, 4)]
         print(f"  by {way}: a move at ply 400 costs {ratio:.2f}x one at ply 4 in requests/s, {cpu_ratio:.2f}x in "
-              f"server CPU (target <= 1.5); play@400 {best[(way, 400)]['rps'] / bare_rps:.2f} of bare (target >= 0.3)")
+              f"server CPU (target <= 1.5); play@400 {best[(way, 400)]['rps'] / bare_rps:.2f} of bare in requests/s "
+              f"(target >= 0.3), {cpu['bare'] / cpu[(way, 400)]:.2f} in server CPU a request")
 
 
 class Hostile:
@@ -371,9 +420,11 @@ class Hostile:
 
 
 class Prober:
-    """``GET /healthz`` every ``every`` seconds (on a schedule: a late answer does not shift the next probe) on a
-    fresh connection, from a process of its own (nothing else of the benchmark runs in it): each answer's
-    latency; a failure is a non-200 or no answer within ``timeout``."""
+    """``GET /healthz`` every ``every`` seconds on a fresh connection, from a process of its own (nothing else of
+    the benchmark runs in it).  Probes start on a fixed schedule whether or not earlier ones have been answered
+    (a slow answer does not hold the next probes back, so the stalls are sampled as often as the rest: no
+    coordinated omission); each answer's latency, and failures (a non-200, or no answer within ``timeout``,
+    counted in the percentiles as ``timeout``)."""
 
     def __init__(self, port: int, every: float = 0.020, timeout: float = 5.0) -> None:
         import multiprocessing
@@ -397,26 +448,44 @@ class Prober:
         self.proc.join(10)
 
     def run(self) -> None:
+        import asyncio
+
+        asyncio.run(self._probe_all())
+
+    async def _probe_all(self) -> None:
+        import asyncio
+
         latencies: list[float] = []
         failures: list[str] = []
-        at = time.perf_counter()
-        while not self.stop.is_set():
+
+        async def one() -> None:
             t0 = time.perf_counter()
             try:
-                status, _ = request(self.port, "GET", "/healthz", timeout=self.timeout, source="127.0.0.5")
-            except OSError as e:
+                async with asyncio.timeout(self.timeout):
+                    reader, writer = await asyncio.open_connection("127.0.0.1", self.port,
+                                                                   local_addr=("127.0.0.5", 0))
+                    writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    answer = await reader.read()
+                    writer.close()
+            except (OSError, TimeoutError) as e:
                 failures.append(f"{type(e).__name__}: {e}")
+                return
+            if answer.startswith(b"HTTP/1.1 200 "):
+                latencies.append(time.perf_counter() - t0)
             else:
-                if status == 200:
-                    latencies.append(time.perf_counter() - t0)
-                else:
-                    failures.append(f"status {status}")
+                failures.append(f"answer {answer[:40]!r}")
+
+        tasks = []
+        at = time.perf_counter()
+        while not self.stop.is_set():
+            tasks.append(asyncio.ensure_future(one()))
             at += self.every
-            self.stop.wait(max(0.0, at - time.perf_counter()))
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        await asyncio.gather(*tasks)
         self.out.put((latencies, failures))
 
     def p(self, q: float) -> float:
-        xs = sorted(self.latencies)
+        xs = sorted(self.latencies) + [self.timeout] * len(self.failures)
         return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 

@@ -154,6 +154,26 @@ _ES: Mapping[str, str] = {
     "unknown meld kind '{kind}'": "clase de combinación desconocida '{kind}'",
     "a contract asks for at least one meld of a kind":
         "un contrato pide al menos una combinación de cada clase que nombra",
+    "this formula is {what}": "esta fórmula está {what}",
+    "nested more than {depth} deep": "anidada a más de {depth} niveles",
+    "longer than {terms} terms": "hecha de más de {terms} términos",
+    "split it, or write it more simply": "partila, o escribila más simple",
+    "{number} is too large: numbers in formulas and values are at most {limit}":
+        "{number} es demasiado grande: los números de fórmulas y valores son a lo sumo {limit}",
+    "unknown value table '{table}'": "tabla de valores desconocida '{table}'",
+    "the ruleset gives no round formula (scoring.round)": "las reglas no dan ninguna fórmula de ronda (scoring.round)",
+    "write one, such as {example}, or 'extends' a ruleset that has one":
+        "escribí una, como {example}, o usá 'extends' con unas reglas que la tengan",
+    "players.default is {default}, outside players.min to players.max ({least} to {most})":
+        "players.default es {default}, fuera de players.min a players.max ({least} a {most})",
+    "set players.default to the usual table size within that range":
+        "poné en players.default la cantidad de jugadores habitual dentro de ese rango",
+    "rank '{rank}' is listed twice": "el número '{rank}' está dos veces",
+    "'ace' names '{ace}', which is not a rank of the deck": "'ace' nombra '{ace}', que no es un número de la baraja",
+    "value table '{table}' has no lines": "la tabla de valores '{table}' no tiene líneas",
+    "an opening minimum needs the value table that counts it (requirements.opening.table)":
+        "un mínimo de apertura necesita la tabla de valores que lo cuenta (requirements.opening.table)",
+    "name one of its value tables: {tables}": "nombrá una de sus tablas de valores: {tables}",
     # ---- rounds and matches (loba_dsl.scoring): the score sheet
     "player '{name}' appears twice in this round": "'{name}' aparece dos veces en esta ronda",
     "player '{name}' is listed twice": "'{name}' está dos veces en la lista de jugadores",
@@ -212,6 +232,19 @@ _ES: Mapping[str, str] = {
     "{ruleset}: no first lay-down from it reached the minimum (requirements.opening)":
         "la mesa de {name} vale {value} según la cuenta de la apertura, menos que el mínimo de {minimum} de "
         "{ruleset}: ninguna primera bajada con ella llegó al mínimo (requirements.opening)",
+    # ---- round and match files (loba_dsl.scoring.score_sheets): a match file imported on the sheet
+    "the file ends too early": "el archivo termina antes de tiempo",
+    "the line ends too early": "la línea termina antes de tiempo",
+    "unexpected text": "texto inesperado",
+    "the round's number is given twice": "el número de la ronda está dos veces",
+    "a round file is one round": "un archivo de ronda es una sola ronda",
+    "'{kind}:' comes before any 'player' line": "'{kind}:' viene antes de cualquier línea 'player'",
+    "round numbers start at 1": "las rondas se numeran desde 1",
+    "a round needs at least one player": "una ronda necesita al menos un jugador",
+    "a number of points": "un número de puntos",
+    "a player's name": "el nombre de un jugador",
+    "cards": "cartas",
+    "the end of the line": "el final de la línea",
 }
 
 _ES_LITERALS: Mapping[str, str] = {

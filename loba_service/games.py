@@ -299,7 +299,10 @@ async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any,
     (or, ``inline``, small bounded work, on the event loop)."""
     g = _games(svc)
     if process or isinstance(ref, HouseRuleset):
-        sent = None if held is None else Held(None, held.record(), held.sealed, held.ruleset_key, held.ref, held.ply)
+        sent = None
+        if held is not None:  # the whole record of the kept state (written off the event loop: it grows with the ply)
+            full = held.full if held.full is not None else await svc.in_thread(request, lambda _: held.record())
+            sent = Held(None, full, held.sealed, held.ruleset_key, held.ref, held.ply)
         out = await svc.in_process(request, "game", (name, spec_of(ref), g.key, req, sent))
         keep = out.pop("_keep", None)
         if keep is not None:

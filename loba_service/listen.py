@@ -9,7 +9,8 @@ it between the client's ``connect`` and the server's ``accept``.
 
 asyncio's own loop accepts up to the backlog at each turn (CPython issue 27906) but answers requests at a third of
 uvloop's rate here; :class:`Loop` keeps uvloop and accepts as asyncio does: the listening socket is watched by
-``add_reader``, and each turn accepts until the queue is empty (at most ``backlog`` connections).  What is over
+``add_reader``, and each turn accepts until the queue is empty (at most :attr:`GreedyServer.per_turn`
+connections).  What is over
 the connection limits is then closed or evicted at once by :class:`loba_service.guard.GuardedProtocol`.
 
 ``loba serve`` runs uvicorn with ``loop="loba_service.listen:new_event_loop"``; without uvloop installed it is
@@ -56,9 +57,13 @@ class GreedyServer(asyncio.AbstractServer):
             self._serving = True
             self._loop.add_reader(self._sock.fileno(), self._accept)
 
+    per_turn = 64
+    """Most connections accepted at one turn (with ~30 turns a second under load, ~2,000 a second): a turn that
+    accepted a whole backlog of 2,048 would hold every request in flight for a good part of a second."""
+
     def _accept(self) -> None:
         sock = self._sock
-        for _ in range(self._backlog):
+        for _ in range(min(self._backlog, self.per_turn)):
             if sock is None:
                 return
             try:

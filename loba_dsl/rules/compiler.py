@@ -145,14 +145,16 @@ class _Compiler:
             node, depth = stack.pop()
             nodes += 1
             if depth > MAX_FORMULA_DEPTH or nodes > MAX_FORMULA_NODES:
-                what = f"nested more than {MAX_FORMULA_DEPTH} deep" if depth > MAX_FORMULA_DEPTH else \
-                    f"longer than {MAX_FORMULA_NODES} terms"
-                self.problem(path, f"this formula is {what}", hint="split it, or write it more simply",
+                what = said("nested more than {depth} deep", depth=MAX_FORMULA_DEPTH) if depth > MAX_FORMULA_DEPTH \
+                    else said("longer than {terms} terms", terms=MAX_FORMULA_NODES)
+                self.problem(path, said("this formula is {what}", what=what),
+                             hint=said("split it, or write it more simply"),
                              line_offset=line_offset, col_offset=col_offset)
                 return None
             if isinstance(node, A.Num) and abs(node.value) > MAX_NUMBER:
                 limit = f"{MAX_NUMBER:,}".replace(",", " ")
-                self.problem(path, f"{node.value} is too large: numbers in formulas and values are at most {limit}",
+                self.problem(path, said("{number} is too large: numbers in formulas and values are at most {limit}",
+                                        number=node.value, limit=limit),
                              node.pos, line_offset=line_offset, col_offset=col_offset)
                 return None
             stack.extend((child, depth + 1) for child in A.children(node))
@@ -173,13 +175,14 @@ class _Compiler:
         scoring = self.data.get("scoring", {})
         meld_points = scoring.get("meld_points")
         if meld_points is not None and meld_points not in declared_tables:
-            self.problem(("scoring", "meld_points"), f"unknown value table '{meld_points}'",
+            self.problem(("scoring", "meld_points"), said("unknown value table '{table}'", table=meld_points),
                          hint=_suggest(meld_points, tables))
         scope = Scope(ROUND_VARIABLES, declared_tables, declared_kinds)
         round_formula = None
         if scoring.get("round") is None:
-            self.problem(("scoring",), "the ruleset gives no round formula (scoring.round)",
-                         hint="write one, such as 'went_out ? 0 : penalty(hand)', or 'extends' a ruleset that has one")
+            self.problem(("scoring",), said("the ruleset gives no round formula (scoring.round)"),
+                         hint=said("write one, such as {example}, or 'extends' a ruleset that has one",
+                                   example="'went_out ? 0 : penalty(hand)'"))
         else:
             round_formula = self.bounded(("scoring", "round"),
                                          self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"])))
@@ -209,9 +212,10 @@ class _Compiler:
         d = self.data
         pl = d["players"]
         if not pl["min"] <= pl["default"] <= pl["max"]:
-            self.problem(("players", "default"), f"players.default is {pl['default']}, outside "
-                         f"players.min to players.max ({pl['min']} to {pl['max']})",
-                         hint="set players.default to the usual table size within that range")
+            self.problem(("players", "default"), said("players.default is {default}, outside players.min to "
+                                                      "players.max ({least} to {most})", default=pl["default"],
+                                                      least=pl["min"], most=pl["max"]),
+                         hint=said("set players.default to the usual table size within that range"))
             raise_all(self.errors)
         return Ruleset(
             name=str(d["name"]),
@@ -290,11 +294,11 @@ class _Compiler:
         seen: dict[str, int] = {}
         for i, r in enumerate(ranks):
             if r.key in seen:
-                self.problem(("deck", "ranks", i, "key"), f"rank '{r.key}' is listed twice")
+                self.problem(("deck", "ranks", i, "key"), said("rank '{rank}' is listed twice", rank=r.key))
             seen[r.key] = i
         ace = d.get("ace")
         if ace is not None and ace not in seen:
-            self.problem(("deck", "ace"), f"'ace' names '{ace}', which is not a rank of the deck",
+            self.problem(("deck", "ace"), said("'ace' names '{ace}', which is not a rank of the deck", ace=ace),
                          hint=_suggest(ace, seen))
         joker = d.get("joker", {})
         deck = Deck(
@@ -448,7 +452,7 @@ class _Compiler:
                 if cp is not None and typed is not None:  # a value that did not type-check is never evaluated
                     rules.append(TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
             if not rules:
-                self.problem(path, f"value table '{name}' has no lines")
+                self.problem(path, said("value table '{table}' has no lines", table=name))
             out[name] = Table(name, tuple(rules))
         return out
 
@@ -523,13 +527,14 @@ class _Compiler:
         if spec is None:
             return None
         if spec.get("table") is None:
-            self.problem(("requirements", "opening"), "an opening minimum needs the value table that counts it "
-                         "(requirements.opening.table)", hint="name one of its value tables: " + ", ".join(tables))
+            self.problem(("requirements", "opening"), said("an opening minimum needs the value table that counts it "
+                                                           "(requirements.opening.table)"),
+                         hint=said("name one of its value tables: {tables}", tables=", ".join(tables)))
             table = ""
         else:
             table = str(spec["table"])
         if table and table not in tables:
-            self.problem(("requirements", "opening", "table"), f"unknown value table '{table}'",
+            self.problem(("requirements", "opening", "table"), said("unknown value table '{table}'", table=table),
                          hint=_suggest(table, tables))
         return Opening(int(spec["minimum"]), str(spec["scope"]), table, str(spec["wild_value"]))
 

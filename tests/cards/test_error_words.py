@@ -156,6 +156,12 @@ def test_a_misspelt_kind_in_a_contract_in_spanish() -> None:
     assert problems == [("clase de combinación desconocida 'piernna'", "¿quisiste decir 'pierna'?", 5, 17)]
 
 
+def test_an_unknown_value_table_in_spanish() -> None:
+    # menos.yaml has one value table, 'penalty' (the cards' values of rules.md §1's table).
+    assert spanish_problems(HOUSE + "scoring:\n  meld_points: penalti\n") == [
+        ("tabla de valores desconocida 'penalti'", "¿quisiste decir 'penalty'?", 4, 16)]
+
+
 def test_english_is_the_text_itself() -> None:
     words = said("unknown card '{token}'", token="Z♠")
     assert words == "unknown card 'Z♠'" and words.say("en") == "unknown card 'Z♠'"

@@ -26,8 +26,9 @@ class Echo(asyncio.Protocol):
         self.transport.write(data.upper())
 
 
-@pytest.mark.parametrize("backlog", [64, 5])
-def test_every_waiting_connection_is_accepted_at_one_turn(backlog: int) -> None:
+@pytest.mark.parametrize(("backlog", "per_turn", "at_first_turn"), [(64, 64, 20), (5, 64, 5), (64, 8, 8)])
+def test_every_waiting_connection_is_accepted_at_one_turn(backlog: int, per_turn: int, at_first_turn: int) -> None:
+    """20 connections wait: one turn accepts them all, or as many as the backlog or the bound of a turn allow."""
     loop = listen.new_event_loop()
     assert isinstance(loop, uvloop.Loop)
     Echo.made = []
@@ -37,10 +38,12 @@ def test_every_waiting_connection_is_accepted_at_one_turn(backlog: int) -> None:
         clients = [socket.create_connection(sock.getsockname()) for _ in range(20)]  # all in the accept queue
 
         async def main() -> None:
-            server = await loop.create_server(Echo, sock=sock, backlog=backlog)
-            assert isinstance(server, listen.GreedyServer) and server.is_serving()
+            server = listen.GreedyServer(loop, Echo, sock, backlog)  # what create_server makes, not yet serving
+            server.per_turn = per_turn
             server._accept()  # what one turn of the loop does when the listening socket is readable
-            assert server.accepted == min(20, backlog)  # uvloop's own server: 1
+            assert server.accepted == at_first_turn  # uvloop's own server: 1
+            server._start()
+            assert server.is_serving()
             while server.accepted < 20:
                 await asyncio.sleep(0.01)
             for _ in range(100):
@@ -70,10 +73,16 @@ def test_every_waiting_connection_is_accepted_at_one_turn(backlog: int) -> None:
             loop.close()
 
 
-def test_servers_on_a_host_and_port_are_uvloops_own() -> None:
+def test_a_server_on_a_socket_is_greedy_one_on_a_host_and_port_uvloops_own() -> None:
     loop = listen.new_event_loop()
 
     async def main() -> None:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            greedy = await loop.create_server(Echo, sock=sock, backlog=16)  # as uvicorn serves loba serve's socket
+            assert isinstance(greedy, listen.GreedyServer) and greedy.is_serving()
+            greedy.close()
+            await greedy.wait_closed()
         server = await loop.create_server(Echo, host="127.0.0.1", port=0)
         assert not isinstance(server, listen.GreedyServer)
         server.close()

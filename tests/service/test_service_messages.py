@@ -145,3 +145,22 @@ def test_a_re_entry_refused_in_spanish(client: TestClient) -> None:
             "messages": "es"}
     spanish = problem(client.post("/v1/score/match", json=body))
     assert messages(spanish) == ["después de la ronda 1: Beto no quedó afuera, así que no puede reengancharse"]
+
+
+def test_a_match_file_that_does_not_read_in_spanish(client: TestClient) -> None:
+    # A points line ("Beto: 34") holds a number of points or 'out', never cards (cards go on 'hand:').
+    sheet = "players: Ana, Beto\nround 1\n  Ana: out\n  Beto: K♠ Zz\n"
+    spanish = problem(client.post("/v1/sheets/match/read", json={"sheet": sheet, "messages": "es"}))
+    assert [(e["message"], e["hint"]) for e in spanish["errors"]] == [
+        ("'K' inesperado", "se esperaba un número de puntos, 'went out' o 'out'")]
+    assert where(spanish) == [(4, 9)]
+
+
+def test_an_illegal_meld_on_the_sheet_and_its_reasons_in_spanish(client: TestClient) -> None:
+    # rules.md §1 (seed 004): a pierna takes no wild cards, and 7♠ 7♥ are of two suits, so no escalera either.
+    rounds = [{"players": [{"name": "Ana", "melds": ["7♠ 7♥ JOKER"], "went_out": True},
+                           {"name": "Beto", "hand": "K♠"}]}]
+    body = {"ruleset": "menos", "players": ["Ana", "Beto"], "rounds": rounds, "messages": "es"}
+    spanish = problem(client.post("/v1/score/match", json=body))
+    assert messages(spanish) == ["la combinación '7♠ 7♥ JOKER' de Ana no es válida con menos"]
+    assert spanish["errors"][0]["hint"].startswith("pierna: no admite comodines, pero JOKER haría de comodín")
