@@ -62,6 +62,10 @@ meld candidates from the solver's generator in one call (its C twin where built)
 SMALL_WILDS = 2
 
 
+_MOVES_KEPT = 4096
+"""The most draws (discards) a generator keeps made (players' names are many on a server: past it, made anew)."""
+
+
 class TooManyMoves(LobaError):
     """A listing of legal moves past its size limit (a huge hand with many wilds)."""
 
@@ -87,6 +91,29 @@ class LegalGenerator:
         self._chains: dict[tuple[Card, bool, int, int], tuple[Card, ...]] = {}
         self._touching: dict[tuple[str, Card, Card, int], frozenset[Card]] = {}
         """Per (card, going up, room, kind): :meth:`_chain` (a deck's worth of keys at most)."""
+        self._draws: dict[tuple[str, str], Draw] = {}
+        self._discards: dict[tuple[str, Card], Discard] = {}
+
+    # ------------------------------------------------------------ the moves every turn lists again
+
+    def draw(self, player: str, source: str) -> Draw:
+        """``Draw(player, source)``, made once (moves are values: the same object serves every listing)."""
+        found = self._draws.get((player, source))
+        if found is None:
+            if len(self._draws) > _MOVES_KEPT:
+                self._draws.clear()
+            found = self._draws[player, source] = Draw(player, "stock" if source == "stock" else "discard",
+                                                       deck=self.rs.deck)
+        return found
+
+    def discard(self, player: str, card: Card) -> Discard:
+        """``Discard(player, card)``, made once."""
+        found = self._discards.get((player, card))
+        if found is None:
+            if len(self._discards) > _MOVES_KEPT:
+                self._discards.clear()
+            found = self._discards[player, card] = Discard(player, card, deck=self.rs.deck)
+        return found
 
     # ------------------------------------------------------------ melds
 
@@ -159,8 +186,12 @@ class LegalGenerator:
 
     def wild_pool(self, counts: Counter[Card]) -> list[tuple[Card, int]]:
         """The cards of a hand that may be wild, with their copies, in the solver's processing order."""
-        wild_capable, order = self.wild_capable, self.order
-        return sorted(((c, n) for c, n in counts.items() if wild_capable[c]), key=lambda cn: order[cn[0]])
+        wild_capable = self.wild_capable
+        pool = [(c, n) for c, n in counts.items() if wild_capable[c]]
+        if len(pool) > 1:
+            order = self.order
+            pool.sort(key=lambda cn: order[cn[0]])
+        return pool
 
     def touching(self, m: TableMeld) -> frozenset[Card]:
         """The natural cards one of which a lay-off onto ``m`` without wilds must hold: its rank (a set), the
@@ -296,14 +327,14 @@ def generate(rs: Ruleset, s: RoundState, budget: BudgetLike | Clock = None, limi
 def _draws(rs: Ruleset, s: RoundState) -> tuple[Move, ...]:
     if s.phase is Phase.OVER:
         return ()
-    player, deck = s.players[s.turn], rs.deck
+    player, draw = s.players[s.turn], generator_for(rs).draw
     if s.pile and rs.deal.counted_at_end and not _judged(rs, s, Draw(player, "discard")):
-        return (Draw(player, "stock", deck=deck),) if s.stock else ()  # a whole pile would break the count
+        return (draw(player, "stock"),) if s.stock else ()  # a whole pile would break the count
     if s.stock and s.pile:
-        return Draw(player, "stock", deck=deck), Draw(player, "discard", deck=deck)
+        return draw(player, "stock"), draw(player, "discard")
     if s.stock:
-        return (Draw(player, "stock", deck=deck),)
-    return (Draw(player, "discard", deck=deck),) if s.pile else ()
+        return (draw(player, "stock"),)
+    return (draw(player, "discard"),) if s.pile else ()
 
 
 def _judged(rs: Ruleset, s: RoundState, move: Move) -> bool:
@@ -330,15 +361,11 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
         for m in s.melds:
             if not wilds and counts.keys().isdisjoint(g.touching(m)):
                 continue  # no card of the hand touches it
-            candidates = g.lay_off_candidates(m, counts, wilds, clock)
-            first = next(candidates, None)
-            if first is None and not (m.run and wilds):
-                continue  # nothing to lay off onto it: whose it is need not be asked
             target, _ = referee.lay_off_target(rs, s, seat, m.number, why=False)
             if target is None:
-                continue
+                continue  # (asked before the candidates: with lay-offs onto one's own melds, most are others')
             least = referee.lay_off_leaves(rs, s, seat)
-            for cards in itertools.chain((first,) if first is not None else (), candidates):
+            for cards in g.lay_off_candidates(m, counts, wilds, clock):
                 clock.tick()
                 if len(cards) == n:
                     if may_empty and _judged(rs, s, LayOff(player, m.number, cards)):
@@ -380,6 +407,7 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     rest.remove(distinct[0])
     if referee.finish_reasons(rs, s, seat, tuple(rest), s.melds, s.info, True):
         return
+    discard = g.discard
     for c in distinct:
         if not referee.discard_reasons(rs, s, seat, c):
-            yield Discard(player, c, deck=deck)
+            yield discard(player, c)
