@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -274,6 +275,14 @@ def _guarded(svc: Service, fn: Callable[[Service, Request], Awaitable[Response]]
             return problem_response(from_loba_error(e), spoken_language(request))
         except RecursionError:  # a body nested as deep as the decoder reads, then walked by the library
             return problem_response(svc.too_deep())
+        except asyncio.CancelledError as e:
+            # uvicorn's graceful stop ran out of time and cancels the requests still running: each is answered
+            # 503 (the server is stopping) instead of closed unanswered with a traceback in the log
+            if "graceful shutdown" not in str(e):
+                raise
+            return problem_response(ServiceError(503, "stopping", "The service is stopping",
+                                                 "the server stopped before this request's work was done; retry",
+                                                 headers={"Retry-After": "1"}), spoken_language(request))
 
     handler.__name__ = fn.__name__
     handler.__doc__ = fn.__doc__
