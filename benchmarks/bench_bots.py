@@ -58,8 +58,8 @@ def anchor_rounds(rounds: int, runs: int) -> float:
 
 
 def search_decision(rounds: int, **options: int) -> tuple[float, int]:
-    """CPU seconds per searched decision of one search seat (by default samples 8, horizon 6) among three greedy
-    seats."""
+    """CPU seconds per searched decision of one search seat (its default settings, or ``options``) among three
+    greedy seats."""
     from collections.abc import Sequence
 
     from loba_dsl.bots.greedy import GreedyBot
@@ -120,10 +120,10 @@ def main() -> None:
           "(game.simulate.play_round)")
     print(f"greedy 4p menos                    : {cpu_rounds(['greedy'] * 4, args.rounds, args.runs):7.1f} "
           "rounds/CPU-s (target >= 25)")
+    per, n = search_decision(args.search_rounds, endgame=0)
+    print(f"search play-outs (1 of 4 seats)    : {per * 1000:7.0f} ms CPU per searched decision ({n} decisions)")
     per, n = search_decision(args.search_rounds)
-    print(f"search decision (1 of 4 seats)     : {per * 1000:7.0f} ms CPU per searched decision ({n} decisions)")
-    per, n = search_decision(args.search_rounds, endgame=5)
-    print(f"search endgame=5 (1 of 4 seats)    : {per * 1000:7.0f} ms CPU per searched decision ({n} decisions)")
+    print(f"search default, endgame=7 (1 of 4) : {per * 1000:7.0f} ms CPU per searched decision ({n} decisions)")
     rs = load("menos")
     bots = ["greedy"] * 4
 

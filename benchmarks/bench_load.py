@@ -16,8 +16,15 @@ answers JSON: the stack's own limit) and ``loba serve --port 0``, then measures 
    at ply 4);
 4. a mix of ``/v1/check`` with 10% malformed requests (broken JSON, bad cards, unknown fields) with hostile clients
    running beside it (50 slowloris connections, an idle-connection flood, a CPU-heavy house ruleset every second,
-   a 1 MiB head every second), and ``/healthz`` probed from another address every 25 ms: its p50/p99/max, and
-   the 5xx count over everything (target: 0 5xx, /healthz p99 under 50 ms).
+   a 1 MiB head every second), and ``/healthz`` probed every 20 ms while the load runs, by a light prober in a
+   process of its own (a fresh connection each time, as a health checker makes; on a fixed schedule, a slow answer
+   holding no later probe back): its p50/p99/max, and the 5xx count over everything (target: 0 5xx, /healthz p99
+   under 50 ms).
+
+``--healthz-only`` runs only part 4, ``--rounds`` times (each round a fresh measurement, all printed), and with
+``--mix threads`` the load is the work of the worker threads instead (small solves of ``/v1/arrange`` and
+batches of ``/v1/check/batch``, with ``/v1/check`` and 10% malformed requests): the event loop then shares the
+GIL with busy threads.  Issue 26's acceptance figure: ``python benchmarks/bench_load.py --healthz-only``.
 
 Every figure depends on the machine's load (2 cores, shared): the load average is printed with them.
 """
@@ -44,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from hostile import Probe, connect, raw_request, request, serve  # noqa: E402
+from hostile import connect, raw_request, request, serve  # noqa: E402
 
 HAND10 = "A♣ 2♣ 3♣ JOKER 7♠ 7♥ 7♦ K♠ 9♦ 4♥"
 HEAVY_HOUSE = {"yaml": "name: heavy\nextends: mas\nwilds:\n  cards: JOKER, 2, A♠, 3♠, 4♠, 5♠, 6♠, 7♠, 8♠, 9♠, 10♠, J♠, "
@@ -70,6 +77,7 @@ def app() -> Starlette:
 
 WRK_SCRIPT = '''
 local bodies = {BODIES}
+local paths = {PATHS}
 local every_bad = {EVERY_BAD}
 local bad = {BAD}
 local counter = 0
@@ -84,11 +92,14 @@ function init(args)
 end
 request = function()
   counter = counter + 1
-  local body = bodies[(counter % #bodies) + 1]
+  local i = (counter % #bodies) + 1
+  local body = bodies[i]
+  local path = paths[i]
   if every_bad > 0 and counter % every_bad == 0 then
     body = bad[((counter / every_bad) % #bad) + 1]
+    path = "{PATH}"
   end
-  return wrk.format("POST", "{PATH}", {["Content-Type"] = "application/json"}, body)
+  return wrk.format("POST", path, {["Content-Type"] = "application/json"}, body)
 end
 response = function(status, headers, body)
   if status >= 500 then c5xx = c5xx + 1 elseif status >= 400 then c4xx = c4xx + 1 else c2xx = c2xx + 1 end
@@ -103,20 +114,29 @@ end
 '''
 
 
+WRK_PREFIX: list[str] = []
+"""Prepended to the ``wrk`` command (``--wrk-nice``: ``nice -n N``)."""
+
+
 def lua_string(b: bytes) -> str:
     return '"' + "".join(f"\\{x}" for x in b) + '"'
 
 
 def wrk(wrk_bin: str, port: int, path: str, bodies: list[bytes], seconds: float, connections: int,
-        bad: list[bytes] | None = None, every_bad: int = 0) -> dict[str, Any]:
+        bad: list[bytes] | None = None, every_bad: int = 0, paths: list[str] | None = None) -> dict[str, Any]:
+    """``wrk`` posting ``bodies`` in turn (to ``paths[i]``, else ``path``), every ``every_bad``-th one a body of
+    ``bad`` to ``path``: requests/s, p99, and the count of each status class."""
+    each = paths or [path] * len(bodies)
     script = (WRK_SCRIPT.replace("{BODIES}", "{" + ", ".join(lua_string(b) for b in bodies) + "}")
+              .replace("{PATHS}", "{" + ", ".join(lua_string(x.encode()) for x in each) + "}")
               .replace("{BAD}", "{" + ", ".join(lua_string(b) for b in (bad or [b"x"])) + "}")
               .replace("{EVERY_BAD}", str(every_bad)).replace("{PATH}", path))
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     try:
-        out = subprocess.run([wrk_bin, "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name,
-                              f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True).stdout
+        command = [*WRK_PREFIX, wrk_bin, "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name,
+                   f"http://127.0.0.1:{port}{path}"]
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     finally:
         os.unlink(f.name)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
@@ -144,6 +164,10 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+BARE_PIDS: dict[int, int] = {}
+"""The bare app's process by its port (its CPU per request is measured beside the service's)."""
+
+
 @contextlib.contextmanager
 def bare_server() -> Iterator[int]:
     with tempfile.TemporaryDirectory() as d:
@@ -154,6 +178,7 @@ def bare_server() -> Iterator[int]:
         proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "--factory", "bare_app:app", "--port", str(port),
                                  "--log-level", "warning", "--no-access-log"], cwd=d,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        BARE_PIDS[port] = proc.pid
         try:
             for _ in range(100):
                 with contextlib.suppress(OSError):
@@ -209,6 +234,42 @@ def in_process_play(ply: int, by_state: bool, n: int = 300) -> float:
     return best
 
 
+def same_kind_moves(n: int = 200) -> None:
+    """In-process ``games.play_sync``, by record and by state, on moves of the same kind early and late in the round
+    (the first stock draw, pile draw and discard from ply 4 and from ply 400): the cost of the ply alone."""
+    import msgspec
+    from bench_game import long_round, prefix
+
+    from loba_service.game_bodies import GameMoveRequest, GameStateRequest
+    from loba_service.games import Games, play_sync, state_sync
+    from loba_service.seal import Sealer
+
+    full = long_round(420)
+    rs, moves = full.rs, full.rounds[0].moves
+    key = b"bench" * 8
+    for op, source in (("draw", "stock"), ("draw", "discard"), ("discard", None)):
+        line = []
+        for start in (4, 400):
+            ply = next(i for i in range(start, len(moves))
+                       if moves[i].to_dict(rs)["op"] == op and moves[i].to_dict(rs).get("from") == source)
+            t, move = prefix(full, ply)
+            g = Games(Sealer(key), key)
+            token = state_sync(g, rs, msgspec.convert({"record": t.record()}, GameStateRequest))["state"]
+            for by_state in (False, True):
+                body: dict[str, Any] = {"move": move.to_dict(rs), "ply": ply}
+                body.update({"state": token, "include_record": False} if by_state else {"record": t.record()})
+                raw = json.dumps(body).encode()
+                best = float("inf")
+                for _ in range(5):
+                    t0 = time.process_time()
+                    for _ in range(n):
+                        mreq = msgspec.json.decode(raw, type=GameMoveRequest)
+                        msgspec.json.encode(play_sync(g, rs, mreq, g.states.get(token) if by_state else None))
+                    best = min(best, (time.process_time() - t0) / n)
+                line.append(f"ply {ply} by {'state' if by_state else 'record'} {best * 1e6:.0f} us")
+        print(f"  in-process, {op}{' from ' + source if source else ''}: " + ", ".join(line))
+
+
 def state_body(port: int, ply: int) -> bytes:
     """The same move as :func:`ply_body` sent by the state token of its record (``/v1/games/state`` gives it),
     asking for no record back."""
@@ -247,24 +308,30 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
               ("state", 4): state_body(port, 4), ("state", 400): state_body(port, 400)}
     best: dict[Any, dict[str, Any]] = {}
     cpu: dict[Any, float] = {}
+    runs: list[tuple[Any, str, bytes]] = [(key, "/v1/games/play", body) for key, body in bodies.items()]
+    runs.append(("check", "/v1/check", check))  # the service's cost per request of a small endpoint, for reference
     for _ in range(args.rounds):
-        for key, body in bodies.items():
-            for k, p_, path, b in (("bare", bare, "/json", check), (key, port, "/v1/games/play", body)):
-                cpu0 = cpu_seconds(pid)
+        for key, endpoint, body in runs:
+            for k, p_, path, b in (("bare", bare, "/json", check), (key, port, endpoint, body)):
+                who = BARE_PIDS[bare] if k == "bare" else pid
+                cpu0 = cpu_seconds(who)
                 r = wrk(args.wrk, p_, path, [b], args.seconds, args.connections)
-                r["cpu"] = (cpu_seconds(pid) - cpu0) / max(1, r["total"])
+                r["cpu"] = (cpu_seconds(who) - cpu0) / max(1, r["total"])
                 if r["2xx"] == 0 or r["5xx"] or r["4xx"]:
                     raise SystemExit(f"{k}: {r}")
                 cpu[k] = min(cpu.get(k, r["cpu"]), r["cpu"])
                 if k not in best or r["rps"] > best[k]["rps"]:
                     best[k] = r
     bare_rps = best["bare"]["rps"]
+    same_kind_moves()
     for way in ("record", "state"):
         work = {ply: in_process_play(ply, way == "state") for ply in (4, 400)}
         print(f"  in-process play_sync by {way}: ply 4 {work[4] * 1e6:.0f} us, ply 400 {work[400] * 1e6:.0f} us CPU "
               "a call (decode, play, encode; best of 5 x 300)")
     print(f"  bare Starlette app          {bare_rps:9.0f} req/s  p99 {best['bare']['p99']:>8}  "
-          f"(its CPU is not measured: another process)")
+          f"server CPU {cpu['bare'] * 1e6:5.0f} us a request")
+    print(f"  /v1/check (3 cards)         {best['check']['rps']:9.0f} req/s  p99 {best['check']['p99']:>8}  "
+          f"{best['check']['rps'] / bare_rps:.2f} of bare  server CPU {cpu['check'] * 1e6:5.0f} us a request")
     for way in ("record", "state"):
         for ply in (4, 400):
             r = best[(way, ply)]
@@ -274,14 +341,15 @@ def play_figures(args: argparse.Namespace, bare: int, port: int, check: bytes, p
         ratio = best[(way, 4)]["rps"] / best[(way, 400)]["rps"]
         cpu_ratio = cpu[(way, 400)] / cpu[(way, 4)]
         print(f"  by {way}: a move at ply 400 costs {ratio:.2f}x one at ply 4 in requests/s, {cpu_ratio:.2f}x in "
-              f"server CPU (target <= 1.5); play@400 {best[(way, 400)]['rps'] / bare_rps:.2f} of bare (target >= 0.3)")
+              f"server CPU (target <= 1.5); play@400 {best[(way, 400)]['rps'] / bare_rps:.2f} of bare in requests/s "
+              f"(target >= 0.3), {cpu['bare'] / cpu[(way, 400)]:.2f} in server CPU a request")
 
 
 class Hostile:
     """Hostile clients beside the load, in a process of their own (so that their work does not delay the
     probe's client): slowloris, an idle-connection flood, a heavy house ruleset and a huge head."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, kinds: tuple[str, ...] = ("slowloris", "flood", "heavy")) -> None:
         import multiprocessing
 
         self.port = port
@@ -289,7 +357,7 @@ class Hostile:
         self.stop = self.ctx.Event()
         self.out = self.ctx.Queue()
         self.statuses: list[int] = []
-        self.kinds = ("slowloris", "flood", "heavy")
+        self.kinds = kinds
         self.proc: Any = None
 
     def __enter__(self) -> Hostile:
@@ -356,18 +424,163 @@ class Hostile:
             self.stop.wait(1.0)
 
 
+class Prober:
+    """``GET /healthz`` every ``every`` seconds on a fresh connection, from a process of its own (nothing else of
+    the benchmark runs in it).  Probes start on a fixed schedule whether or not earlier ones have been answered
+    (a slow answer does not hold the next probes back, so the stalls are sampled as often as the rest: no
+    coordinated omission); each answer's latency, and failures (a non-200, or no answer within ``timeout``,
+    counted in the percentiles as ``timeout``)."""
+
+    def __init__(self, port: int, every: float = 0.020, timeout: float = 5.0) -> None:
+        import multiprocessing
+
+        self.port, self.every, self.timeout = port, every, timeout
+        self.ctx = multiprocessing.get_context("fork")
+        self.stop = self.ctx.Event()
+        self.out = self.ctx.Queue()
+        self.latencies: list[float] = []
+        self.failures: list[str] = []
+        self.proc: Any = None
+
+    def __enter__(self) -> Prober:
+        self.proc = self.ctx.Process(target=self.run, daemon=True)
+        self.proc.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.latencies, self.failures = self.out.get(timeout=self.timeout + 30)
+        self.proc.join(10)
+
+    def run(self) -> None:
+        import asyncio
+
+        asyncio.run(self._probe_all())
+
+    async def _probe_all(self) -> None:
+        import asyncio
+
+        latencies: list[float] = []
+        failures: list[str] = []
+
+        async def one() -> None:
+            t0 = time.perf_counter()
+            try:
+                async with asyncio.timeout(self.timeout):
+                    reader, writer = await asyncio.open_connection("127.0.0.1", self.port,
+                                                                   local_addr=("127.0.0.5", 0))
+                    writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    answer = await reader.read()
+                    writer.close()
+            except (OSError, TimeoutError) as e:
+                failures.append(f"{type(e).__name__}: {e}")
+                return
+            if answer.startswith(b"HTTP/1.1 200 "):
+                latencies.append(time.perf_counter() - t0)
+            else:
+                failures.append(f"answer {answer[:40]!r}")
+
+        tasks = []
+        at = time.perf_counter()
+        while not self.stop.is_set():
+            tasks.append(asyncio.ensure_future(one()))
+            at += self.every
+            await asyncio.sleep(max(0.0, at - time.perf_counter()))
+        await asyncio.gather(*tasks)
+        self.out.put((latencies, failures))
+
+    def p(self, q: float) -> float:
+        xs = sorted(self.latencies) + [self.timeout] * len(self.failures)
+        return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+def small_batch() -> bytes:
+    """A /v1/check/batch body of 65 melds under menos (worker-thread work)."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] * 5
+    return json.dumps({"inputs": {f"m{i}": f"{r}♣ {r}♥ {r}♠" for i, r in enumerate(ranks)},
+                       "ruleset": "menos"}).encode()
+
+
+def healthz_round(wrk_bin: str, port: int, mix: str, seconds: float, connections: int,
+                  hostile_kinds: tuple[str, ...] = ("slowloris", "flood", "heavy")) -> dict[str, Any]:
+    """One measurement of part 4: the mix by ``wrk`` with the hostile clients beside it, ``/healthz`` probed by
+    :class:`Prober`; the figures, the load average before and after."""
+    check = json.dumps({"cards": "A♣ 2♣ JOKER"}).encode()
+    bad = [b'{"cards": "A\xe2\x99\xa3 loba"}', b'{"cards": ', b'{"cards": 5}', b'{"cardz": "A"}', b"\xff\xfe",
+           b'[' * 200 + b']' * 200]
+    if mix == "threads":  # small solves and batches in the worker threads, a quick check between them
+        bodies = [json.dumps({"cards": HAND10}).encode(), small_batch(), check]
+        paths = ["/v1/arrange", "/v1/check/batch", "/v1/check"]
+    else:
+        bodies, paths = [check], ["/v1/check"]
+    before = Path("/proc/loadavg").read_text().split()[:3]
+    with Hostile(port, hostile_kinds) as hostile:
+        time.sleep(1.0)  # the hostile clients under way, then the load and the prober together
+        with Prober(port) as probe:
+            if mix == "none":  # the hostile clients alone
+                time.sleep(seconds)
+                load = {"rps": 0.0, "total": 0, "2xx": 0, "4xx": 0, "5xx": 0, "p99": "-", "socket_errors": ""}
+            else:
+                load = wrk(wrk_bin, port, "/v1/check", bodies, seconds, connections, bad, 10, paths)
+    after = Path("/proc/loadavg").read_text().split()[:3]
+    return {"wrk": load, "probe": probe, "hostile": hostile.statuses, "load": (before, after)}
+
+
+def print_healthz(name: str, r: dict[str, Any]) -> None:
+    w, probe, hostile = r["wrk"], r["probe"], r["hostile"]
+    h5 = sum(1 for x in hostile if x >= 500)
+    print(f"  {name}: wrk {w['rps']:.0f} req/s 2xx {w['2xx']} 4xx {w['4xx']} 5xx {w['5xx']} "
+          f"{w['socket_errors']}; hostile {len(hostile)} requests 5xx {h5}")
+    print(f"    /healthz: {len(probe.latencies)} answers, p50 {probe.p(0.5) * 1000:.1f} ms, "
+          f"p99 {probe.p(0.99) * 1000:.1f} ms, max {max(probe.latencies, default=0) * 1000:.1f} ms, "
+          f"failures {len(probe.failures)} {probe.failures[:3]} (target p99 < 50 ms); "
+          f"load average {' '.join(r['load'][0])} -> {' '.join(r['load'][1])}")
+    slowest = sorted(probe.latencies)[-8:]
+    print(f"    slowest: {', '.join(f'{x * 1000:.0f}' for x in slowest)} ms")
+
+
+def healthz_only(args: argparse.Namespace) -> None:
+    """Part 4 alone, ``--rounds`` times; with ``--baseline``, a server of that checkout's code beside this one's,
+    their rounds interleaved (the same load, the same hostile clients, the same machine)."""
+    env = {"LOBA_SERVICE_MAX_CONNECTIONS_PER_CLIENT": "4096", "LOBA_SERVICE_MAX_CONNECTIONS": "2000"}
+    print(f"load average before: {Path('/proc/loadavg').read_text().strip()}")
+    kinds = tuple(k for k in args.hostile.split(",") if k and k != "none")
+    with contextlib.ExitStack() as stack:
+        servers = [("this", stack.enter_context(serve(env)))]
+        if args.baseline:
+            servers.insert(0, ("baseline", stack.enter_context(serve(env, root=Path(args.baseline).resolve()))))
+        for i in range(args.rounds):
+            for mix in args.mix.split(","):
+                for name, loba in servers:
+                    r = healthz_round(args.wrk, loba.port, mix, args.seconds, args.connections, kinds)
+                    print_healthz(f"round {i + 1} {name} mix {mix} hostile {','.join(kinds) or 'none'}", r)
+    print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=int, default=8)
     ap.add_argument("--connections", type=int, default=32)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved runs of each pair (the best is kept)")
     ap.add_argument("--wrk", default="/usr/bin/wrk")
+    ap.add_argument("--healthz-only", action="store_true", help="only part 4 (/healthz beside load and hostile "
+                    "clients), --rounds times")
+    ap.add_argument("--mix", default="check", help="part 4's load: check (/v1/check, 10%% malformed), threads "
+                    "(small solves and batches in the worker threads), or both: check,threads")
+    ap.add_argument("--hostile", default="slowloris,flood,heavy", help="part 4's hostile clients (or none)")
+    ap.add_argument("--baseline", metavar="DIR", help="with --healthz-only: also serve the code of this checkout "
+                    "(e.g. an unpacked `git archive` of an earlier commit), rounds interleaved with this one's")
     ap.add_argument("--only", choices=["play"], help="measure /v1/games/play alone (record and state paths)")
+    ap.add_argument("--wrk-nice", type=int, default=0, help="run wrk at this niceness (as if the load came from "
+                    "another machine: the server's CPU is not shared with its own load generator)")
     args = ap.parse_args()
+    if args.wrk_nice:
+        WRK_PREFIX[:] = ["nice", "-n", str(args.wrk_nice)]
+    if args.healthz_only:
+        healthz_only(args)
+        return
     check = json.dumps({"cards": "A♣ 2♣ JOKER"}).encode()
     arrange = json.dumps({"cards": HAND10}).encode()
-    bad = [b'{"cards": "A\xe2\x99\xa3 loba"}', b'{"cards": ', b'{"cards": 5}', b'{"cardz": "A"}', b"\xff\xfe",
-           b'[' * 200 + b']' * 200]
     play = ply_400_body()
     play4 = ply_body(4)
     print(f"load average before: {os.getloadavg()}")
@@ -399,9 +612,8 @@ def main() -> None:
         cpu0 = cpu_seconds(loba.proc.pid)
         results["arrange"] = wrk(args.wrk, loba.port, "/v1/arrange", [arrange], s_, c_)
         cpu = cpu_seconds(loba.proc.pid) - cpu0
-        with Probe(loba.port, every=0.025) as probe, Hostile(loba.port) as hostile:
-            time.sleep(1.0)
-            results["check mixed+hostile"] = wrk(args.wrk, loba.port, "/v1/check", [check], s_, c_, bad, 10)
+        mixed = healthz_round(args.wrk, loba.port, "check", s_, c_)
+        results["check mixed+hostile"] = mixed["wrk"]
         bare_rps = results["bare"]["rps"]
         for name, r in results.items():
             print(f"  {name:22} {r['rps']:9.0f} req/s  p99 {r['p99']:>8}  2xx {r['2xx']:7}  4xx {r['4xx']:6}  "
@@ -417,13 +629,7 @@ def main() -> None:
         inproc = in_process_arrange(500)
         print(f"/v1/arrange 10 cards: {per * 1e6:.0f} us server CPU a request; in-process {inproc * 1e6:.1f} us: "
               f"{per / inproc:.1f}x (target <= 3x)")
-        hostile_5xx = [x for x in hostile.statuses if x >= 500]
-        print(f"hostile clients' own requests: {len(hostile.statuses)}, statuses {sorted(set(hostile.statuses))}, "
-              f"5xx {len(hostile_5xx)}")
-        print(f"/healthz under the mix and hostile clients: {len(probe.latencies)} answers, "
-              f"p50 {probe.p(0.5) * 1000:.1f} ms, p99 {probe.p(0.99) * 1000:.1f} ms, "
-              f"max {max(probe.latencies, default=0) * 1000:.1f} ms, failures {len(probe.failures)} "
-              "(target p99 < 50 ms)")
+        print_healthz("/v1/check mixed, hostile clients beside", mixed)
     print(f"load average after: {os.getloadavg()}")
 
 

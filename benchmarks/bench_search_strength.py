@@ -28,8 +28,8 @@ from loba_dsl.simulation.games import play_game
 def deal(args: tuple[str, str, str, int, int, int, dict[str, Any]]) -> tuple[float, int, int, float, int]:
     """One deal in every seating: (edge, rounds the tested bot went out, rounds, CPU seconds, rounds unfinished).
 
-    A round nobody could end (stopped at the move limit: every hand left can never go out) scores nothing for
-    anyone: its edge is 0."""
+    A round nobody could end (every hand left can never go out: stopped when proved, or at the move limit) scores
+    nothing for anyone: its edge is 0."""
     ruleset, bot, base, players, seed, i, options = args
     rs = load(ruleset)
     sign = -1 if rs.scoring.better is Better.LOWER else 1
@@ -89,7 +89,7 @@ def main() -> None:
           f"t = {mean / se:.2f}, sd of a deal's edge {statistics.stdev(edges):.2f}")
     print(f"{args.bot} went out in {out}/{rounds} rounds ({100 * out / rounds:.0f}%, "
           f"chance {100 / args.players:.0f}%); CPU {cpu / rounds:.2f} s a round; "
-          f"{unfinished} round(s) stopped at the move limit (no score)")
+          f"{unfinished} round(s) unfinished (nobody could go out: no score)")
 
 
 if __name__ == "__main__":

@@ -90,6 +90,7 @@ def serve(
         "loba_service.app:server_app",
         factory=True,
         http=GuardedProtocol,
+        loop="loba_service.listen:new_event_loop",  # uvloop, accepting every waiting connection at each turn
         workers=workers,
         access_log=access_log,
         log_level="info" if access_log else "warning",

@@ -68,7 +68,8 @@ def simulate_cmd(
     address: Annotated[str | None, typer.Option("--address", metavar="tcp://HOST:8786",
                                                 help="The Dask scheduler (with --executor dask).")] = None,
     samples: Annotated[int | None, typer.Option("--samples", min=1, help="Worlds the search bot samples per "
-                                                "decision (default 8).")] = None,
+                                                "decision of its play-outs (default 8; where lower scores are better "
+                                                "its endgame lookahead decides instead).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Bots play many seeded games; the figures with 95% intervals (and, with --vs, the differences).

@@ -131,6 +131,120 @@ _ES: Mapping[str, str] = {
     "unknown rank '{rank}'": "número desconocido '{rank}'",
     "'{word}' is not a rank, suit or Joker of this deck":
         "'{word}' no es un número, un palo ni un Joker de esta baraja",
+    "'where' is not allowed in {name}(...)": "'where' no se admite en {name}(...)",
+    "{name}(...) needs at least one number": "{name}(...) necesita al menos un número",
+    "{name}(...) takes one number": "{name}(...) lleva un solo número",
+    "{name}(...) takes one list (hand or melds)": "{name}(...) lleva una sola lista (la mano o las combinaciones)",
+    "{name}(...) needs the hand or the melds, not {found}":
+        "{name}(...) necesita la mano o las combinaciones, no {found}",
+    "'where' filters the melds, not the hand": "'where' filtra las combinaciones, no la mano",
+    # ---- a ruleset's meaning (loba_dsl.rules.compiler)
+    "the ruleset has no meld kinds": "las reglas no tienen ninguna clase de combinación",
+    "a meld needs at least one card": "una combinación necesita al menos una carta",
+    "this clause repeats an earlier one": "esta condición repite una anterior",
+    "a run is of one suit: suit clauses apply to sets only":
+        "una escalera es de un solo palo: las condiciones de palo valen solo para las de un mismo número (set)",
+    "this clause applies to runs only": "esta condición vale solo para escaleras (run)",
+    "the deck names no ace ('deck.ace')": "la baraja no nombra ningún as ('deck.ace')",
+    "no such meld can have {size} cards: at most {cap}":
+        "ninguna combinación así puede tener {size} cartas: {cap} como máximo",
+    "'{word}' is wild, but this deck has no Jokers": "'{word}' es comodín, pero esta baraja no tiene Jokers",
+    "set wilds.cards to the wild cards this deck has, or null":
+        "poné en wilds.cards los comodines que tiene esta baraja, o null",
+    "unknown meld kind '{kind}'": "clase de combinación desconocida '{kind}'",
+    "a contract asks for at least one meld of a kind":
+        "un contrato pide al menos una combinación de cada clase que nombra",
+    "this formula is {what}": "esta fórmula está {what}",
+    "nested more than {depth} deep": "anidada a más de {depth} niveles",
+    "longer than {terms} terms": "hecha de más de {terms} términos",
+    "split it, or write it more simply": "partila, o escribila más simple",
+    "{number} is too large: numbers in formulas and values are at most {limit}":
+        "{number} es demasiado grande: los números de fórmulas y valores son a lo sumo {limit}",
+    "unknown value table '{table}'": "tabla de valores desconocida '{table}'",
+    "the ruleset gives no round formula (scoring.round)": "las reglas no dan ninguna fórmula de ronda (scoring.round)",
+    "write one, such as {example}, or 'extends' a ruleset that has one":
+        "escribí una, como {example}, o usá 'extends' con unas reglas que la tengan",
+    "players.default is {default}, outside players.min to players.max ({least} to {most})":
+        "players.default es {default}, fuera de players.min a players.max ({least} a {most})",
+    "set players.default to the usual table size within that range":
+        "poné en players.default la cantidad de jugadores habitual dentro de ese rango",
+    "rank '{rank}' is listed twice": "el número '{rank}' está dos veces",
+    "'ace' names '{ace}', which is not a rank of the deck": "'ace' nombra '{ace}', que no es un número de la baraja",
+    "value table '{table}' has no lines": "la tabla de valores '{table}' no tiene líneas",
+    "an opening minimum needs the value table that counts it (requirements.opening.table)":
+        "un mínimo de apertura necesita la tabla de valores que lo cuenta (requirements.opening.table)",
+    "name one of its value tables: {tables}": "nombrá una de sus tablas de valores: {tables}",
+    # ---- rounds and matches (loba_dsl.scoring): the score sheet
+    "player '{name}' appears twice in this round": "'{name}' aparece dos veces en esta ronda",
+    "player '{name}' is listed twice": "'{name}' está dos veces en la lista de jugadores",
+    "the round lists {listed} players but says there are {players}":
+        "la ronda nombra {listed} jugadores, pero dice que son {players}",
+    "only one player can go out in a round, but {names} did":
+        "solo un jugador puede cortar en una ronda, pero cortaron {names}",
+    "the stock ran out, so nobody went out, but {name} did": "se acabó el mazo, así que nadie cortó, pero {name} cortó",
+    "under {ruleset} the round ends when the stock runs out (turn.stock_exhausted: end_round)":
+        "con {ruleset} la ronda termina cuando se acaba el mazo (turn.stock_exhausted: end_round)",
+    "{name} went out, so keeps {allowed} in hand under {ruleset} (turn.going_out: {rule}), but has {held}":
+        "{name} cortó; con {ruleset}, al cortar se tiene en la mano: {allowed} (turn.going_out: {rule}), "
+        "pero tiene {held}",
+    "one card": "una carta",
+    "no cards": "ninguna carta",
+    "round {number}: '{name}' is not a player of this match": "ronda {number}: '{name}' no juega este partido",
+    "round {number}: {name} was eliminated and has not re-entered":
+        "ronda {number}: {name} quedó afuera y no volvió a entrar",
+    "round {number} has no line for {names}": "a la ronda {number} le falta la línea de {names}",
+    "a round gives either each player's points or their cards, not both":
+        "una ronda da los puntos de cada jugador o sus cartas, no las dos cosas",
+    "'reenter {name}' comes before any round": "'reenter {name}' viene antes de cualquier ronda",
+    "after round {number}: '{name}' is not a player of this match":
+        "después de la ronda {number}: '{name}' no juega este partido",
+    "after round {number}: {ruleset} has no re-entry (match.reentry)":
+        "después de la ronda {number}: {ruleset} no tiene reenganche (match.reentry)",
+    "after round {number}: {name} is not eliminated, so cannot re-enter":
+        "después de la ronda {number}: {name} no quedó afuera, así que no puede reengancharse",
+    "after round {number}: {name} was eliminated in round {eliminated}; re-entry is decided right after that round":
+        "después de la ronda {number}: {name} quedó afuera en la ronda {eliminated}; el reenganche se decide justo "
+        "después de esa ronda",
+    "after round {number}: {name} has already re-entered {times} times (at most {most})":
+        "después de la ronda {number}: {name} ya se reenganchó {times} veces ({most} como máximo)",
+    "after round {number}: nobody is still in, so {name} cannot re-enter":
+        "después de la ronda {number}: no queda nadie en juego, así que {name} no puede reengancharse",
+    "{name}'s meld '{meld}' is not legal under {ruleset}":
+        "la combinación '{meld}' de {name} no es válida con {ruleset}",
+    "{name} holds {held} cards {where}, but under {ruleset} every player ends the round with the {dealt} cards dealt":
+        "{name} tiene {held} cartas {where}, pero con {ruleset} cada jugador termina la ronda con las {dealt} "
+        "cartas repartidas",
+    "{name} holds {held} card {where}, but under {ruleset} every player ends the round with the {dealt} cards dealt":
+        "{name} tiene {held} carta {where}, pero con {ruleset} cada jugador termina la ronda con las {dealt} "
+        "cartas repartidas",
+    "on the table and in hand": "en la mesa y en la mano",
+    "in hand": "en la mano",
+    "list every card: the melds put down on 'table:' and the rest on 'hand:' (deal.cards, deal.counted_at_end)":
+        "anotá todas las cartas: las combinaciones bajadas en 'table:' y el resto en 'hand:' "
+        "(deal.cards, deal.counted_at_end)",
+    "{name}'s table does not hold round {number}'s contract, {contract}, which is the first lay-down under "
+    "{ruleset} (requirements.contracts)":
+        "la mesa de {name} no cumple el contrato de la ronda {number}, {contract}, que con {ruleset} es la primera "
+        "bajada (requirements.contracts)",
+    "a round file names its round with 'round: N' (round 1 when it does not)":
+        "un archivo de ronda nombra su ronda con 'round: N' (ronda 1 si no la nombra)",
+    "{name}'s table is worth {value} by the opening's count, below the opening minimum of {minimum} under "
+    "{ruleset}: no first lay-down from it reached the minimum (requirements.opening)":
+        "la mesa de {name} vale {value} según la cuenta de la apertura, menos que el mínimo de {minimum} de "
+        "{ruleset}: ninguna primera bajada con ella llegó al mínimo (requirements.opening)",
+    # ---- round and match files (loba_dsl.scoring.score_sheets): a match file imported on the sheet
+    "the file ends too early": "el archivo termina antes de tiempo",
+    "the line ends too early": "la línea termina antes de tiempo",
+    "unexpected text": "texto inesperado",
+    "the round's number is given twice": "el número de la ronda está dos veces",
+    "a round file is one round": "un archivo de ronda es una sola ronda",
+    "'{kind}:' comes before any 'player' line": "'{kind}:' viene antes de cualquier línea 'player'",
+    "round numbers start at 1": "las rondas se numeran desde 1",
+    "a round needs at least one player": "una ronda necesita al menos un jugador",
+    "a number of points": "un número de puntos",
+    "a player's name": "el nombre de un jugador",
+    "cards": "cartas",
+    "the end of the line": "el final de la línea",
 }
 
 _ES_LITERALS: Mapping[str, str] = {

@@ -76,6 +76,8 @@ class Said(str):
     template: str
     fields: Mapping[str, Any]
     args: tuple[Any, ...]
+    given: Mapping[str, str]
+    """Words already said in other languages (:meth:`in_languages`), by language."""
 
     def __new__(cls, template: str, args: tuple[Any, ...] = (), fields: Mapping[str, Any] | None = None) -> Said:
         fields = fields or {}
@@ -83,6 +85,7 @@ class Said(str):
         self.template = template
         self.args = args
         self.fields = fields
+        self.given = {}
         return self
 
     def say(self, lang: str) -> str:
@@ -90,6 +93,8 @@ class Said(str):
         is said in English)."""
         if lang == "en":
             return str.__str__(self)
+        if lang in self.given:
+            return self.given[lang]
         from loba_dsl.error_words import literal_in, template_in  # only when another language is asked for
 
         template = template_in(self.template, lang)
@@ -100,7 +105,21 @@ class Said(str):
         return (template or self.template).format(*args, **fields)
 
     def __reduce__(self) -> tuple[Any, ...]:  # a solver process sends its errors to the server
+        if self.given:
+            return (Said.in_languages, ({"en": str.__str__(self), **self.given},))
         return (Said, (self.template, self.args, dict(self.fields)))
+
+    @classmethod
+    def in_languages(cls, words: Mapping[str, str]) -> Said:
+        """Words already said in each language (``en`` among them), such as a meld's reasons
+        (:mod:`loba_dsl.melds.reason_words`) inside an error.
+
+        >>> Said.in_languages({"en": "too few cards", "es": "muy pocas cartas"}).say("es")
+        'muy pocas cartas'
+        """
+        self = cls.literal(words["en"])
+        self.given = {lang: text for lang, text in words.items() if lang != "en"}
+        return self
 
     @classmethod
     def literal(cls, text: str) -> Said:

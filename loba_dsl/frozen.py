@@ -38,6 +38,7 @@ dataclasses.FrozenInstanceError: cannot assign to field 'x'
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
@@ -128,6 +129,10 @@ def _standard_init(cls: type) -> Any:
     current = cls.__dict__.get("__init__")
     if not isinstance(current, _LazyInit):
         return current
+    init = _init_alone(cls)
+    if init is not None:
+        cls.__init__ = init  # type: ignore[misc]
+        return init
     specs = cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
     body: dict[str, Any] = {
         "__annotations__": {f.name: f.type for f in specs},
@@ -142,6 +147,28 @@ def _standard_init(cls: type) -> Any:
     twin: type = _standard(type(cls.__name__, (), body), frozen=True, eq=False, repr=False, match_args=False)
     init = twin.__dict__["__init__"]
     cls.__init__ = init  # type: ignore[misc]
+    return init
+
+
+def _init_alone(cls: type) -> Any:
+    """The same ``__init__`` compiled alone, by the helper the standard decorator calls for it (a twin class
+    also compiles a frozen ``__setattr__`` and ``__delattr__``, and collects its fields again: half of the
+    cost, at every start-up that makes its first instances); ``None`` where that helper is not the one of
+    Python 3.11, whose arguments are given here (the twin then does it)."""
+    if sys.version_info[:2] != (3, 11):
+        return None
+    try:
+        fields = [f for f in cls.__dataclass_fields__.values()  # type: ignore[attr-defined]
+                  if f._field_type in (dataclasses._FIELD, dataclasses._FIELD_INITVAR)]  # type: ignore[attr-defined]
+        std, kw_only = dataclasses._fields_in_init_order(fields)  # type: ignore[attr-defined]
+        module = sys.modules.get(cls.__module__)
+        init = dataclasses._init_fn(  # type: ignore[attr-defined]
+            fields, std, kw_only, True, hasattr(cls, "__post_init__"),
+            "__dataclass_self__" if "self" in cls.__dataclass_fields__ else "self",  # type: ignore[attr-defined]
+            module.__dict__ if module is not None else {}, False)
+    except (AttributeError, TypeError):
+        return None
+    init.__qualname__ = f"{cls.__qualname__}.{init.__name__}"
     return init
 
 

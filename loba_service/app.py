@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -274,6 +275,14 @@ def _guarded(svc: Service, fn: Callable[[Service, Request], Awaitable[Response]]
             return problem_response(from_loba_error(e), spoken_language(request))
         except RecursionError:  # a body nested as deep as the decoder reads, then walked by the library
             return problem_response(svc.too_deep())
+        except asyncio.CancelledError as e:
+            # uvicorn's graceful stop ran out of time and cancels the requests still running: each is answered
+            # 503 (the server is stopping) instead of closed unanswered with a traceback in the log
+            if "graceful shutdown" not in str(e):
+                raise
+            return problem_response(ServiceError(503, "stopping", "The service is stopping",
+                                                 "the server stopped before this request's work was done; retry",
+                                                 headers={"Retry-After": "1"}), spoken_language(request))
 
     handler.__name__ = fn.__name__
     handler.__doc__ = fn.__doc__
@@ -471,9 +480,14 @@ async def validate(svc: Service, request: Request) -> Response:
     return _json(await svc.in_process(request, "validate", (source, req.yaml, req.messages)))
 
 
+def health(svc: Service) -> bytes:
+    """``/healthz``'s body: the service is up, and how many solver processes are alive."""
+    return msgspec.json.encode({"status": "ok", "version": __version__, "solvers": svc.pool.alive()})
+
+
 async def healthz(svc: Service, request: Request) -> Response:
-    """The service is up."""
-    return _json({"status": "ok", "version": __version__, "solvers": svc.pool.alive()})
+    """The service is up (``loba serve`` answers it before the app: ``GuardedProtocol.quick``)."""
+    return Response(health(svc), media_type=JSON)
 
 
 # ---------------------------------------------------------------- the app
@@ -560,6 +574,11 @@ def server_app() -> Starlette:
     """The app ``loba serve`` runs (uvicorn's factory): solver processes started with it."""
     import sys
 
+    from loba_service.guard import GuardedProtocol
+
     # The event loop waits for the GIL behind busy worker threads at most this long: /healthz stays prompt.
     sys.setswitchinterval(0.001)
-    return create_app(start_solvers=True)
+    app = create_app(start_solvers=True)
+    svc: Service = app.state.service
+    GuardedProtocol.quick[b"/healthz"] = lambda: health(svc)  # answered as soon as it is read, before the app
+    return app

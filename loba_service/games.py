@@ -116,9 +116,8 @@ class Games:
         """The table that has played ``full``: resumed from the state kept for it when there is one, else
         replayed (and kept).  The dealer's reshuffles come from a secure random source, never from anything a
         client knows."""
-        from loba_dsl import record_from_dict
-        from loba_dsl.game.record import record_digest
-        from loba_dsl.game.replay import from_record
+        from loba_dsl import record_digest, record_from_dict
+        from loba_dsl import table_from_record as from_record
 
         held = self.states.get(self.states.token(rkey, sealed, record_digest(full)))
         if held is not None and held.table is not None:
@@ -299,7 +298,10 @@ async def _run(svc: Any, request: Request, name: str, ref: RulesetRef, req: Any,
     (or, ``inline``, small bounded work, on the event loop)."""
     g = _games(svc)
     if process or isinstance(ref, HouseRuleset):
-        sent = None if held is None else Held(None, held.record(), held.sealed, held.ruleset_key, held.ref, held.ply)
+        sent = None
+        if held is not None:  # the whole record of the kept state (written off the event loop: it grows with the ply)
+            full = held.full if held.full is not None else await svc.in_thread(request, lambda _: held.record())
+            sent = Held(None, full, held.sealed, held.ruleset_key, held.ref, held.ply)
         out = await svc.in_process(request, "game", (name, spec_of(ref), g.key, req, sent))
         keep = out.pop("_keep", None)
         if keep is not None:

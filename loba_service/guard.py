@@ -11,12 +11,17 @@ with a guard on each connection.
   keep-alive connection is); a request whose head and body have not all arrived ``request_timeout``
   seconds after it began is closed (slowloris).
 
+- **Quick answers**: ``GET /healthz`` is answered here, as soon as its head is read (:attr:`GuardedProtocol.quick`),
+  not by a task of the app that would run after every request the loop read in the same turn: under load, a
+  turn of the loop answers dozens of requests, and a health check waited one more turn for nothing.
+
 uvicorn's own settings do the rest (``timeout_keep_alive``, the graceful shutdown); see ``loba serve``.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import httptools
@@ -44,6 +49,9 @@ class GuardedProtocol(HttpToolsProtocol):
     open_per_client: ClassVar[dict[str, int]] = {}
     idle: ClassVar[dict[GuardedProtocol, None]] = {}
     """Connections with no request in flight, the longest idle first."""
+    quick: ClassVar[dict[bytes, Callable[[], bytes]]] = {}
+    """``GET`` paths answered by the protocol itself (200, a JSON body from the function), before the app: the
+    server registers ``/healthz`` (:func:`loba_service.app.server_app`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -55,6 +63,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self._header_count = 0
         self._refusal: tuple[int, str] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._quick: Callable[[], bytes] | None = None
 
     # ------------------------------------------------------------ connections
 
@@ -172,14 +181,42 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._in_head = False
+        quick = self.quick.get(self.url)
+        if (quick is not None and self.parser.get_method() == b"GET" and not self.parser.should_upgrade()
+                and not self.pipeline
+                and (self.cycle is None or self.cycle.response_complete)
+                and not any(name in (b"content-length", b"transfer-encoding") for name, _ in self.headers)):
+            self._quick = quick  # answered once the message is complete, in place of the app
+            return
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
-        super().on_message_complete()
+        quick, self._quick = self._quick, None
+        if quick is None:
+            super().on_message_complete()
         self._disarm()
         self._head_bytes = 0
         self._tail = b""
         self._in_head = True  # what comes next on this connection is the next request's head
+        if quick is not None:
+            self._answer_quick(quick())
+
+    def _answer_quick(self, body: bytes) -> None:
+        """200 with the JSON ``body``, as uvicorn would write it; then the connection closes or waits for its next
+        request as after any answer (keep-alive timer, idle)."""
+        if self.transport.is_closing():
+            return
+        keep_alive = self.parser.should_keep_alive()
+        head = [b"HTTP/1.1 200 OK\r\n"]
+        head += [name + b": " + value + b"\r\n" for name, value in self.server_state.default_headers]
+        head.append(b"content-type: application/json\r\ncontent-length: %d\r\n" % len(body))
+        if not keep_alive:
+            head.append(b"connection: close\r\n")
+        self.transport.write(b"".join(head) + b"\r\n" + body)
+        if not keep_alive:
+            self.transport.close()
+            return
+        self.on_response_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()

@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,13 +33,15 @@ class Server:
 
 
 @contextlib.contextmanager
-def serve(env: dict[str, str] | None = None, timeout: float = 60.0) -> Iterator[Server]:
+def serve(env: dict[str, str] | None = None, timeout: float = 60.0, root: Path = ROOT,
+          args: Sequence[str] = ()) -> Iterator[Server]:
     """``loba serve --port 0`` with ``LOBA_SERVICE_<NAME>`` overrides; yields once ``/healthz`` answers with
-    its solvers up; SIGTERM (then a kill) at the end."""
-    full = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    its solvers up; SIGTERM (then a kill) at the end.  ``root``: the checkout whose code serves (a benchmark's
+    baseline; this one by default); ``args``: more options (``--workers 2``)."""
+    full = {**os.environ, "PYTHONPATH": str(root), **(env or {})}
     proc = subprocess.Popen([sys.executable, "-c", "from loba_cli.main import main; main()", "serve",
-                             "--host", "127.0.0.1", "--port", "0"],
-                            env=full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+                             "--host", "127.0.0.1", "--port", "0", *args],
+                            env=full, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=root)
     assert proc.stderr is not None
     line, m = "", None
     for _ in range(10):  # the line that says the port (others may come first)

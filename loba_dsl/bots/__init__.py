@@ -9,7 +9,8 @@ the cards it cannot see never reach it (:mod:`loba_dsl.bots.knowledge`).
   (:class:`~loba_dsl.game.players.RandomPlayer`; a uniform choice among all moves hardly ever
   ends a round where the stock is reshuffled);
 - ``greedy``: the exact solver's turn (:mod:`loba_dsl.bots.greedy`);
-- ``search``: determinised search with greedy play-outs (:mod:`loba_dsl.bots.search`).
+- ``search``: determinised search with greedy play-outs, or where lower scores are better an endgame
+  lookahead over the next stock card (:mod:`loba_dsl.bots.search`).
 
 >>> sorted(BOTS)
 ['greedy', 'random', 'search']
@@ -29,7 +30,8 @@ BOTS: dict[str, str] = {
     "random": "a random legal move, putting cards down when it can (4 times in 5)",
     "greedy": "the exact solver's best turn: draws, melds, lays off and discards to keep the best hand",
     "search": "determinised search: samples the unseen cards, plays each sample out with greedy, "
-              "takes the move with the best average",
+              "takes the move with the best average; where lower scores are better, greedy's turns until 7 "
+              "cards are left, then the best mean over every next stock card of greedy's next turn",
 }
 """The bots by name, with what each does."""
 

@@ -18,19 +18,20 @@ score after that draw and greedy's discard.  The budget is ``samples`` worlds pe
 the worlds come from the bot's own generator) and, where given, ``seconds`` of CPU time (then fewer
 worlds may be played: not reproducible, for play against a person).
 
-With ``endgame=N`` (where lower scores are better) the bot searches only once its hand is down to ``N`` cards,
-and plays greedy's turn before: each candidate is then worth the mean, over every unseen card as the next stock
-card (by its unseen copies: the exact expectation), of the turn greedy would play after that draw, ending in
-going out (worth ``bonus`` times the others' mean hand size times the mean unseen card's value) or in a hand
-(worth minus its cards' value, as it would cost if another went out; a hand that can never go out,
-:func:`dead`, costs :data:`DEAD` more).  At the draw the stock's candidate is worth that mean, the pile's the
-turn it leads to; at the discard each candidate is worth the mean of the next turn after it.
+With ``endgame=N`` (the default :data:`ENDGAME`, 7; where lower scores are better: elsewhere the play-outs
+above decide) the bot searches only once its hand is down to ``N`` cards, and plays greedy's turn before: each
+candidate is then worth the mean, over every unseen card as the next stock card (by its unseen copies: the exact
+expectation), of the turn greedy would play after that draw, ending in going out (worth ``bonus`` times the
+others' mean hand size times the mean unseen card's value) or in a hand (worth minus its cards' value, as it would
+cost if another went out; a hand that can never go out, :func:`dead`, costs :data:`DEAD` more).  At the draw the
+stock's candidate is worth that mean, the pile's the turn it leads to; at the discard each candidate is worth the
+mean of the next turn after it.
 
 Measured against greedy in two-player menos on duplicate deals, the play-outs have shown no edge; the endgame
-lookahead a small one, not yet confirmed on a fresh sample (``endgame=7``: +1.73 ± 0.90 points a round over 60
-deals; the README's figures, ``benchmarks/bench_search_strength.py``).  The bot sees only its view: its worlds
-are drawn from what the view shows and from its generator, never from the table's hidden cards, which it does
-not have.
+lookahead from 7 cards one, on a fresh sample: +2.79 ± 0.72 points a round over 120 deals (seed 9001; the README's
+figures, ``benchmarks/bench_search_strength.py``; ``tests/bots/test_bots_strength.py``).  The bot sees only its
+view: its worlds are drawn from what the view shows and from its generator, never from the table's hidden cards,
+which it does not have.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ HORIZON = 6
 """Turns played after the candidate's, by all seats (about one and a half rounds of the table at 4)."""
 WIDTH = 3
 """Discards tried: greedy's and the next-best ones."""
+ENDGAME = 7
+"""Where lower scores are better, the hand size from which the endgame lookahead decides (greedy's turns before);
+``0``: the play-outs instead, as wherever higher scores are better."""
 MARGIN = 1.0
 """Another candidate replaces greedy's only if its mean gain over greedy's, world by world, exceeds this many
 standard errors of that gain (noise alone would otherwise pick the luckiest candidate)."""
@@ -72,7 +76,7 @@ class SearchBot:
 
     def __init__(self, rng: random.Random | None = None, *, samples: int = SAMPLES, horizon: int = HORIZON,
                  width: int = WIDTH, seconds: float | None = None, margin: float = MARGIN,
-                 endgame: int = 0, bonus: float = 0.6) -> None:
+                 endgame: int = ENDGAME, bonus: float = 0.6) -> None:
         self.rng = rng if rng is not None else random.Random()
         self.samples = max(1, samples)
         self.horizon = max(0, horizon)
@@ -167,8 +171,8 @@ class SearchBot:
             return candidates[0]
         self.decisions += 1
         unseen = unseen_cards(view)
-        if self.endgame:
-            if policy.lower and len(s.hands[s.turn]) <= self.endgame:
+        if self.endgame and policy.lower:
+            if len(s.hands[s.turn]) <= self.endgame:
                 return candidates[self._lookahead(policy, s, candidates, unseen)]
             return candidates[0]
         if self.horizon == 0:
@@ -206,6 +210,10 @@ class SearchBot:
         others = sum(len(h) for i, h in enumerate(s.hands) if i != seat) / max(1, len(s.hands) - 1)
         gain = self.bonus * others * mean_card
 
+        hopeless: dict[tuple[object, ...], bool] = {}
+        """:func:`dead` by what it reads of a state (the hand's size, the table, who has laid down): many of the
+        states weighed here share them."""
+
         def worth(end: RoundState | None) -> float:
             if end is None:
                 return -math.inf
@@ -213,8 +221,13 @@ class SearchBot:
                 return gain
             hand = end.hands[seat]
             penalty = float(sum(policy.score((c,)) for c in hand))  # if another went out now: the hand as it is
-            if dead(policy, end, seat):
-                return -penalty - DEAD
+            if len(hand) < MIN_MELD:
+                key = (len(hand), end.phase, end.melds, end.laid_before, end.opened)
+                known = hopeless.get(key)
+                if known is None:
+                    known = hopeless[key] = dead(policy, end, seat)
+                if known:
+                    return -penalty - DEAD
             return -penalty
 
         def drawn(state: RoundState) -> float:

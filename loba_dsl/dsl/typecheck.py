@@ -120,30 +120,31 @@ def _type_call(call: A.Call, scope: Scope) -> Type:
     fn = function(name, scope.tables)
     for arg in args:
         if arg.where is not None and (fn is None or fn.params != "list"):
-            raise DSLProblem(f"'where' is not allowed in {name}(...)", arg.where.pos)
+            raise DSLProblem(said("'where' is not allowed in {name}(...)", name=name), arg.where.pos)
     if fn is None:
         pool = [*FUNCTIONS, *scope.tables]
         raise DSLProblem(said("unknown function '{name}'", name=name), pos, suggest(name, pool))
     if fn.params == "numbers":
         if not args:
-            raise DSLProblem(f"{name}(...) needs at least one number", pos)
+            raise DSLProblem(said("{name}(...) needs at least one number", name=name), pos)
         for arg in args:
             check_expr(arg.value, scope, "int")
         return "int"
     if fn.params == "number":
         if len(args) != 1:
-            raise DSLProblem(f"{name}(...) takes one number", pos)
+            raise DSLProblem(said("{name}(...) takes one number", name=name), pos)
         check_expr(args[0].value, scope, "int")
         return "int"
     if len(args) != 1:
-        raise DSLProblem(f"{name}(...) takes one list (hand or melds)", pos)
+        raise DSLProblem(said("{name}(...) takes one list (hand or melds)", name=name), pos)
     arg = args[0]
     coll = check_expr(arg.value, scope)
     if coll not in ("cards", "melds"):
-        raise DSLProblem(f"{name}(...) needs the hand or the melds, not {article(coll)}", arg.value.pos)
+        raise DSLProblem(said("{name}(...) needs the hand or the melds, not {found}", name=name, found=article(coll)),
+                         arg.value.pos)
     if arg.where is not None:
         if coll != "melds":
-            raise DSLProblem("'where' filters the melds, not the hand", arg.where.pos)
+            raise DSLProblem(said("'where' filters the melds, not the hand"), arg.where.pos)
         check_expr(arg.where, _meld_scope(scope), "bool")
     return "int"
 

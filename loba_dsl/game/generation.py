@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from loba_dsl.budget import Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.game import roles
+from loba_dsl.game.moves import Discard, Draw
 from loba_dsl.game.state import TableMeld
 from loba_dsl.melds.matcher import CompiledShape, Matcher, matcher_for
 from loba_dsl.rules.model import Ruleset
@@ -28,6 +29,10 @@ SMALL_HAND = 16
 meld candidates from the solver's generator in one call (its C twin where built); others lazily."""
 
 SMALL_WILDS = 2
+
+
+_MOVES_KEPT = 4096
+"""The most draws (discards) a generator keeps made (players' names are many on a server: past it, made anew)."""
 
 
 def beside(rs: Ruleset, card: Card, up: bool) -> Card | None:
@@ -64,6 +69,29 @@ class LegalGenerator:
         self._chains: dict[tuple[Card, bool, int, int], tuple[Card, ...]] = {}
         self._touching: dict[tuple[str, Card, Card, int], frozenset[Card]] = {}
         """Per (card, going up, room, kind): :meth:`_chain` (a deck's worth of keys at most)."""
+        self._draws: dict[tuple[str, str], Draw] = {}
+        self._discards: dict[tuple[str, Card], Discard] = {}
+
+    # ------------------------------------------------------------ the moves every turn lists again
+
+    def draw(self, player: str, source: str) -> Draw:
+        """``Draw(player, source)``, made once (moves are values: the same object serves every listing)."""
+        found = self._draws.get((player, source))
+        if found is None:
+            if len(self._draws) > _MOVES_KEPT:
+                self._draws.clear()
+            found = self._draws[player, source] = Draw(player, "stock" if source == "stock" else "discard",
+                                                       deck=self.rs.deck)
+        return found
+
+    def discard(self, player: str, card: Card) -> Discard:
+        """``Discard(player, card)``, made once."""
+        found = self._discards.get((player, card))
+        if found is None:
+            if len(self._discards) > _MOVES_KEPT:
+                self._discards.clear()
+            found = self._discards[player, card] = Discard(player, card, deck=self.rs.deck)
+        return found
 
     # ------------------------------------------------------------ melds
 
@@ -136,8 +164,12 @@ class LegalGenerator:
 
     def wild_pool(self, counts: Counter[Card]) -> list[tuple[Card, int]]:
         """The cards of a hand that may be wild, with their copies, in the solver's processing order."""
-        wild_capable, order = self.wild_capable, self.order
-        return sorted(((c, n) for c, n in counts.items() if wild_capable[c]), key=lambda cn: order[cn[0]])
+        wild_capable = self.wild_capable
+        pool = [(c, n) for c, n in counts.items() if wild_capable[c]]
+        if len(pool) > 1:
+            order = self.order
+            pool.sort(key=lambda cn: order[cn[0]])
+        return pool
 
     def touching(self, m: TableMeld) -> frozenset[Card]:
         """The natural cards one of which a lay-off onto ``m`` without wilds must hold: its rank (a set), the

@@ -38,7 +38,7 @@ from loba_dsl.budget import Budget, BudgetLike, Clock, as_budget
 from loba_dsl.errors import LobaError
 from loba_dsl.game import referee
 from loba_dsl.game.generation import SMALL_HAND, LegalGenerator, beside, generator_for
-from loba_dsl.game.moves import Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker
+from loba_dsl.game.moves import Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker
 from loba_dsl.game.state import Phase, RoundState
 from loba_dsl.rules.model import GoingOut, Ruleset, WildMove
 from loba_dsl.rules.model import LayOff as LayOffRule
@@ -87,15 +87,15 @@ def generate(rs: Ruleset, s: RoundState, budget: BudgetLike | Clock = None, limi
 def _draws(rs: Ruleset, s: RoundState) -> tuple[Move, ...]:
     if s.phase is Phase.OVER:
         return ()
-    player, deck = s.players[s.turn], rs.deck
+    player, draw = s.players[s.turn], generator_for(rs).draw
     if s.pile and (rs.deal.counted_at_end or rs.turn.use_pile_card) and not _judged(rs, s, Draw(player, "discard")):
         # a whole pile would break the count; a pile card that could not be put down
-        return (Draw(player, "stock", deck=deck),) if s.stock else ()
+        return (draw(player, "stock"),) if s.stock else ()
     if s.stock and s.pile:
-        return Draw(player, "stock", deck=deck), Draw(player, "discard", deck=deck)
+        return draw(player, "stock"), draw(player, "discard")
     if s.stock:
-        return (Draw(player, "stock", deck=deck),)
-    return (Draw(player, "discard", deck=deck),) if s.pile else ()
+        return (draw(player, "stock"),)
+    return (draw(player, "discard"),) if s.pile else ()
 
 
 def _judged(rs: Ruleset, s: RoundState, move: Move) -> bool:
@@ -122,15 +122,11 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
         for m in s.melds:
             if not wilds and counts.keys().isdisjoint(g.touching(m)):
                 continue  # no card of the hand touches it
-            candidates = g.lay_off_candidates(m, counts, wilds, clock)
-            first = next(candidates, None)
-            if first is None and not (m.run and wilds):
-                continue  # nothing to lay off onto it: whose it is need not be asked
             target, _ = referee.lay_off_target(rs, s, seat, m.number, why=False)
             if target is None:
-                continue
+                continue  # (asked before the candidates: with lay-offs onto one's own melds, most are others')
             least = referee.lay_off_leaves(rs, s, seat)
-            for cards in itertools.chain((first,) if first is not None else (), candidates):
+            for cards in g.lay_off_candidates(m, counts, wilds, clock):
                 clock.tick()
                 if len(cards) == n:
                     if may_empty and _judged(rs, s, LayOff(player, m.number, cards)):
@@ -172,6 +168,7 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     rest.remove(distinct[0])
     if referee.finish_reasons(rs, s, seat, tuple(rest), s.melds, s.info, True):
         return
+    discard = g.discard
     for c in distinct:
         if not referee.discard_reasons(rs, s, seat, c):
-            yield Discard(player, c, deck=deck)
+            yield discard(player, c)

@@ -52,6 +52,8 @@ def _cards_repr(deck: Deck | None, cards: object) -> str:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Draw:
+    """A draw of the player to move: from the stock or from the discard pile."""
+
     player: str
     source: Source
     card: Card | None = None
@@ -74,6 +76,8 @@ class Draw:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Meld:
+    """Cards of the hand put down as a new meld on the table."""
+
     player: str
     cards: tuple[Card, ...]
     as_: tuple[Card, ...] | None = None
@@ -95,6 +99,8 @@ class Meld:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class LayOff:
+    """Cards of the hand added to a meld already on the table."""
+
     player: str
     meld: int
     """The meld's number on the table, from 1, in the order melds were put down."""
@@ -118,6 +124,8 @@ class LayOff:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class ReplaceJoker:
+    """A wild on the table replaced by the natural card it stands for, the wild taken into the hand."""
+
     player: str
     meld: int
     card: Card
@@ -135,6 +143,8 @@ class ReplaceJoker:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class MoveWild:
+    """The wild at one end of a run on the table moved to its other end."""
+
     player: str
     meld: int
     to: End
@@ -151,6 +161,8 @@ class MoveWild:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Discard:
+    """The card that ends the turn, put on the discard pile."""
+
     player: str
     card: Card
     deck: Deck | None = field(default=None, compare=False, kw_only=True)

@@ -29,6 +29,8 @@ class Requirement:
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:
+    """One player's part of a round's result: the score, and how the round ended for them."""
+
     name: str
     score: int
     went_out: bool

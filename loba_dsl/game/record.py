@@ -20,14 +20,12 @@ record may leave the stock ``null`` and hidden cards ``"??"``; a stock draw then
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import decode_utf8
@@ -43,6 +41,10 @@ from loba_dsl.game.moves import (
 )
 from loba_dsl.rules.loading import Siblings, load_named
 from loba_dsl.rules.model import Ruleset
+from loba_dsl.rules.sources import sha256  # the interpreter's own: hashlib loads OpenSSL (start-up)
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class _HasRecord(Protocol):
@@ -82,6 +84,8 @@ class RoundRecord:
 
 @dataclass(frozen=True)
 class GameRecord:
+    """A whole ``loba-record/1`` record: its ruleset, the players, the first dealer and every round."""
+
     ruleset: Ruleset
     ruleset_ref: str
     """The record's ``ruleset`` as written (a shipped name or a house file's name)."""
@@ -100,10 +104,10 @@ class GameRecord:
 # ---------------------------------------------------------------- reading
 
 
-def _resolve(ref: str, base: Path | None) -> Ruleset:
+def _resolve(ref: str, base: str | os.PathLike[str] | None) -> Ruleset:
     """A shipped name, or a house ruleset's file name beside the record (never a path elsewhere)."""
-    folder = base if base is not None else Path.cwd()
-    return load_named(ref, resolver=Siblings(str(folder)))
+    folder = os.fspath(base) if base is not None else os.getcwd()
+    return load_named(ref, resolver=Siblings(folder))
 
 
 def _depth(value: Any, limit: int) -> bool:
@@ -124,7 +128,8 @@ def _kept(d: Mapping[str, Any], known: Sequence[str], where: str) -> dict[str, A
     return out
 
 
-def from_dict(d: object, *, ruleset: Ruleset | None = None, base: Path | None = None) -> GameRecord:
+def from_dict(d: object, *, ruleset: Ruleset | None = None, base: str | os.PathLike[str] | None = None
+              ) -> GameRecord:
     """Read a record's JSON object; ``base`` is the folder a house ruleset is looked for in."""
     if not isinstance(d, dict):
         raise RecordError("a record is a JSON object")
@@ -196,7 +201,7 @@ def _round(rs: Ruleset, raw: object, everyone: list[str], where: str) -> RoundRe
                        tuple(reentries), shown, _kept(raw, _ROUND_KEYS, where))
 
 
-def loads(text: str | bytes, *, ruleset: Ruleset | None = None, base: Path | None = None,
+def loads(text: str | bytes, *, ruleset: Ruleset | None = None, base: str | os.PathLike[str] | None = None,
           source: str = "<record>") -> GameRecord:
     """Read a record from JSON text (at most :data:`MAX_BYTES`, nested at most :data:`MAX_DEPTH` deep);
     ``source`` names it in the error of bytes that are not UTF-8 (the one wording of every command)."""
@@ -247,11 +252,11 @@ def load(fp: IO[str] | IO[bytes] | str | Path, *, ruleset: Ruleset | None = None
          source: str = "<stdin>") -> GameRecord:
     """Read a record from a file (a house ruleset is looked for beside it) or an open stream (text or bytes,
     named ``source`` in errors)."""
-    if isinstance(fp, (str, Path)):
+    if isinstance(fp, (str, os.PathLike)):
         data = read_bytes(fp).removeprefix(b"\xef\xbb\xbf")
         if not data.strip():
             raise RecordError(f"{os.fspath(fp)} is empty: give a loba-record/1 JSON object")
-        return loads(data, ruleset=ruleset, base=Path(fp).parent, source=os.fspath(fp))
+        return loads(data, ruleset=ruleset, base=os.path.dirname(os.fspath(fp)) or os.curdir, source=os.fspath(fp))
     text = fp.read(MAX_BYTES + 1)
     if not text.strip():
         raise RecordError("the record is empty: give a loba-record/1 JSON object")
@@ -327,7 +332,7 @@ def record_digest(record: Mapping[str, Any] | GameRecord) -> str:
     """
     d = to_dict(record) if isinstance(record, GameRecord) else record
     players = list(d.get("players") or [])
-    h = hashlib.sha256(piece({"ruleset": d.get("ruleset"), "players": players, "target": d.get("target")}))
+    h = sha256(piece({"ruleset": d.get("ruleset"), "players": players, "target": d.get("target")}))
     dealer = d.get("dealer")
     for rnd in d.get("rounds") or []:
         deal = rnd.get("deal") or {}

@@ -454,9 +454,10 @@ def finish_reasons(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...]
 
 
 def _finish(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
-            pile: tuple[Card, ...], info: TurnInfo, discarded: bool) -> Judgement:
-    """End the turn: check what must hold, then go out, end the round, or pass the turn."""
-    reasons = finish_reasons(rs, s, seat, hand, melds, info, discarded)
+            pile: tuple[Card, ...], info: TurnInfo, discarded: bool, checked: bool = False) -> Judgement:
+    """End the turn: check what must hold (``checked``: :func:`finish_reasons` was asked already), then go
+    out, end the round, or pass the turn."""
+    reasons = [] if checked else finish_reasons(rs, s, seat, hand, melds, info, discarded)
     if reasons:
         return reasons, None, ()
     got = _settle(rs, s, seat, hand, melds, info, discarded)
@@ -854,6 +855,22 @@ def _discard(rs: Ruleset, s: RoundState, seat: int, move: Discard) -> Judgement:
 
 
 # ---------------------------------------------------------------- the API
+
+
+def judge_listed(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
+    """:func:`judge` of a move that the legal-move generator (:mod:`loba_dsl.game.legal`) listed in ``s``:
+    a discard skips the verdicts the listing asked of it (:func:`discard_reasons` of its card,
+    :func:`finish_reasons` of the hand it leaves); any other move is judged in full.  Never for a move
+    from elsewhere: :class:`~loba_dsl.game.table.Table` calls it only for the very objects its listing
+    of ``s`` gave."""
+    if type(move) is Discard and s.phase is Phase.PLAY:
+        seat = s.turn
+        rest = list(s.hands[seat])
+        rest.remove(move.card)
+        got = _finish(rs, s, seat, tuple(rest), s.melds, (move.card, *s.pile), s.info, discarded=True,
+                      checked=True)
+        return got[0], got[1], (Event("discarded", move.player, (move.card,)), *got[2])
+    return judge(rs, s, move)
 
 
 def verify(rs: Ruleset, s: RoundState, move: Move) -> list[Reason]:

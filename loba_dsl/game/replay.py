@@ -31,6 +31,8 @@ from loba_dsl.rules.model import Ruleset
 
 @dataclass
 class Replay:
+    """What replaying a record found: valid or the first error, each round's result, the totals."""
+
     valid: bool
     error: dict[str, Any] | None
     rounds: list[RoundResult]

@@ -53,24 +53,43 @@ class TableSnapshot:
 
 
 class TableCache:
-    """At most ``size`` table snapshots by record digest, the least recently used dropped first (thread-safe)."""
+    """At most ``size`` table snapshots by record digest, the least recently used dropped first (thread-safe),
+    and at most ``max_states`` round states held by them in all.
 
-    def __init__(self, size: int = 256) -> None:
+    A table holds one state per ply of its record (about 0.9 kB each), so a count of entries alone does not bound
+    the memory: 256 tables replayed from 1 MiB records (about 17,000 plies each) would hold some 4 GB.  A snapshot
+    weighs its tables' states (counted in full, although snapshots of one game share them: the bound errs on the
+    safe side); the oldest go until the weights fit, and a table heavier than ``max_states`` alone is not kept.
+    """
+
+    def __init__(self, size: int = 256, max_states: int = 200_000) -> None:
         self.size = size
+        self.max_states = max_states
         self._entries: OrderedDict[tuple[int, str], TableSnapshot] = OrderedDict()
+        self._weights: dict[tuple[int, str], int] = {}
+        self.states = 0
+        """Round states held by the snapshots kept (the sum of their weights)."""
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
     def put(self, table: Table) -> str:
-        """Keep a snapshot of ``table``; its digest (the key to :meth:`get` it by)."""
+        """Keep a snapshot of ``table`` (unless it alone holds more than ``max_states`` states); its digest (the key
+        to :meth:`get` it by)."""
         key = table.digest
+        weight = sum(len(log.states) for log in table.rounds)
+        if weight > self.max_states:
+            return key
         snap = TableSnapshot.of(table)
+        entry = (id(table.rs), key)
         with self._lock:
-            self._entries[(id(table.rs), key)] = snap
-            self._entries.move_to_end((id(table.rs), key))
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
+            self.states += weight - self._weights.get(entry, 0)
+            self._weights[entry] = weight
+            self._entries[entry] = snap
+            self._entries.move_to_end(entry)
+            while len(self._entries) > self.size or self.states > self.max_states:
+                old, _ = self._entries.popitem(last=False)
+                self.states -= self._weights.pop(old)
         return key
 
     def get(self, digest: str, ruleset: Ruleset | None = None, rng: random.Random | None = None) -> Table | None:

@@ -23,7 +23,7 @@ def play_round(table: Table, rng: random.Random, max_plies: int = 600, eager: fl
     tabu: set[Move] = set()
     plies = 0
     while table.state.phase.value != "over" and plies < max_plies:
-        moves = [m for m in table.legal() if m not in tabu]
+        moves = [m for m in table.legal() if m not in tabu] if tabu else list(table.legal())
         if not moves:
             try:
                 tabu.add(table.undo())

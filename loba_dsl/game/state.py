@@ -8,6 +8,7 @@ in which phase, who has opened, and what the current turn has done so far
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace as dataclass_replace
@@ -109,19 +110,31 @@ class RoundState:
 
 _FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in dataclass_fields(cls))
                                         for cls in (RoundState, TurnInfo, TableMeld)}
-_set = object.__setattr__
+
+
+def _replacer(cls: type) -> Callable[..., Any]:
+    """A ``replace`` for ``cls``, unrolled over its fields: each field set once, from the change or the old
+    value (compiled from the field names alone, as :mod:`dataclasses` compiles ``__init__``)."""
+    names = _FIELDS[cls]
+    text = (f"def replace_{cls.__name__}(obj, /, *, {', '.join(f'{n}=_KEEP' for n in names)}):\n"
+            "    new = _new(_cls)\n"
+            + "".join(f"    _set(new, {n!r}, obj.{n} if {n} is _KEEP else {n})\n" for n in names)
+            + "    return new\n")
+    scope: dict[str, Any] = {"_KEEP": object(), "_new": object.__new__, "_cls": cls, "_set": object.__setattr__}
+    exec(compile(text, f"<replace {cls.__name__}>", "exec"), scope)  # the field names only, never input
+    function: Callable[..., Any] = scope[f"replace_{cls.__name__}"]
+    return function
+
+
+_REPLACERS = {cls: _replacer(cls) for cls in _FIELDS}
 
 
 def replace(obj: T, /, **changes: Any) -> T:
     """``dataclasses.replace`` for the states of this module, without its per-call field walk (the referee
-    makes a new state per move, and random play makes hundreds of thousands); other values go to it."""
-    names = _FIELDS.get(type(obj))
-    if names is None:
+    makes a new state per move, and random play makes hundreds of thousands); other values go to it.
+    A name that is no field of the state is a ``TypeError``, as there."""
+    replacer = _REPLACERS.get(type(obj))
+    if replacer is None:
         return dataclass_replace(obj, **changes)  # type: ignore[type-var]
-    for name in changes:
-        if name not in names:
-            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
-    new = object.__new__(type(obj))
-    for name in names:
-        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    new: T = replacer(obj, **changes)
     return new

@@ -24,7 +24,6 @@ of a hand-dealt game may leave cards unknown (:mod:`loba_dsl.game.partial`).
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -54,6 +53,7 @@ from loba_dsl.game.standings import Standings
 from loba_dsl.game.state import Phase, RoundState
 from loba_dsl.game.table_record import record_dict
 from loba_dsl.rules.model import Ruleset, StockExhausted
+from loba_dsl.rules.sources import sha256  # the interpreter's own: hashlib loads OpenSSL (start-up)
 
 if TYPE_CHECKING:
     from loba_dsl.game.view import PlayerView
@@ -104,6 +104,14 @@ class LegalMoves:
         s, rs, deck = self._state, self._rs, self._rs.deck
         if self._auto and s.phase is Phase.DRAW and not s.stock and _can_reshuffle(rs, s):
             yield Draw(s.players[s.turn], "stock", deck=deck)
+        if not self._table.partial and s.phase is not Phase.OVER and UNKNOWN not in s.hands[s.turn]:
+            # the generator's moves are legal by construction: each is vouched for to the table, which then
+            # takes it without checking its cards again (only this very object, only in this state)
+            vouched = self._table._vouched_for(s)
+            for mv in generated.generate(rs, s, self._budget, self._limit):
+                vouched[id(mv)] = mv
+                yield mv
+            return
         if s.phase is not Phase.OVER and UNKNOWN in s.hands[s.turn]:
             # a hand-dealt game: moves of the cards known to be held, each judged on the real state
             known = tuple(c for c in s.hands[s.turn] if c != UNKNOWN)
@@ -111,9 +119,6 @@ class LegalMoves:
             for mv in generated.generate(rs, view, self._budget, self._limit):
                 if not self._table._judge(mv)[0]:
                     yield mv
-            return
-        if not self._table.partial:
-            yield from generated.generate(rs, s, self._budget, self._limit)
             return
         for mv in generated.generate(rs, s, self._budget, self._limit):
             if not self._table._judge(mv)[0]:
@@ -162,6 +167,9 @@ class Table(BetweenRounds):
         self.results: list[scoring.RoundResult] = []
         self.seed: int | None = None
         self._match: tuple[tuple[int, int], Standings] | None = None
+        self._vouched: tuple[RoundState | None, dict[int, Move]] = (None, {})
+        """The state last listed and the moves its listing gave (by identity): :meth:`play` takes those as
+        they are (cards known to be codes of this deck) instead of reading them again."""
 
     # ------------------------------------------------------------ starting a round
 
@@ -239,10 +247,9 @@ class Table(BetweenRounds):
         if self.rounds:
             h = self._finished_hash(self.rounds[-1])
         else:
-            h = hashlib.sha256(piece({"ruleset": self.ruleset_ref, "players": list(self.players),
-                                      "target": self.target}))
+            h = sha256(piece({"ruleset": self.ruleset_ref, "players": list(self.players), "target": self.target}))
         h.update(b"\n" + piece(self._deal_entry(log)) + b"\n")
-        log.hashes.append(h)
+        log.hashes.append((0, h))
         self.rounds.append(log)
 
     def _deal_entry(self, log: RoundLog) -> dict[str, Any]:
@@ -253,7 +260,7 @@ class Table(BetweenRounds):
 
     def _finished_hash(self, log: RoundLog) -> Any:
         """A new hash of the record up to the end of ``log``'s round (its decisions and shown hands included)."""
-        h = log.hashes[-1].copy()
+        h = log.digest_hash(self.rs).copy()
         if log.reentries or log.shown:
             h.update(b"\n" + piece(tail_entry(log.reentries, {p: self.rs.deck.names_of(c)
                                                                for p, c in log.shown.items()})))
@@ -306,13 +313,28 @@ class Table(BetweenRounds):
     @property
     def digest(self) -> str:
         """The record digest of the game so far (the same as :func:`~loba_dsl.game.record.record_digest` of
-        :meth:`record`): a cache key for :meth:`snapshot` that grows move by move at no cost."""
+        :meth:`record`): a cache key for :meth:`snapshot`, extended by the moves played since it was last
+        asked for (never the whole record again)."""
         return str(self._finished_hash(self.rounds[-1]).hexdigest())
 
     def legal(self, budget: BudgetLike = None, limit: int = generated.MOVE_LIMIT) -> LegalMoves:
         """The legal moves now: iterate to list them (bounded by ``budget`` and ``limit``, past them a
         :class:`~loba_dsl.errors.LobaError`); ``move in table.legal()`` judges one move."""
         return LegalMoves(self, budget, limit)
+
+    def _vouched_for(self, s: RoundState) -> dict[int, Move]:
+        """The moves listed so far in state ``s`` (a listing of another state starts a new record)."""
+        state, moves = self._vouched
+        if state is not s:
+            moves = {}
+            self._vouched = (s, moves)
+        return moves
+
+    def _listed(self, move: object) -> bool:
+        """Whether ``move`` is this very object given by a listing of the current state (never an equal move
+        made elsewhere)."""
+        state, moves = self._vouched
+        return state is self.state and moves.get(id(move)) is move
 
     def _judge(self, move: Move) -> referee.Judgement:
         s = self.state
@@ -340,7 +362,9 @@ class Table(BetweenRounds):
         Cards may be given by name (``Discard("Beto", "K♦")``).  ``ply``, where given, is the ply the
         move was chosen at: a move chosen on a state that has moved on since (a stale client) is refused.
         """
-        move = resolve(self.rs, move)
+        listed = self._listed(move)
+        if not listed:
+            move = resolve(self.rs, move)
         if ply is not None and ply != self.ply:
             raise IllegalMove(move, [Reason("turn.order", f"the move was chosen at ply {ply}, but the round is at "
                                             f"ply {self.ply}", referee.where(self.rs, "turn.order"))])
@@ -353,25 +377,22 @@ class Table(BetweenRounds):
             pile = list(self.state.pile[1:])
             self.rng.shuffle(pile)
             events = self._push(Reshuffle(tuple(pile), deck=self.rs.deck))
-        return events + self._push(move)
+        return events + self._push(move, listed and not events)
 
-    def _push(self, move: Move) -> tuple[Event, ...]:
+    def _push(self, move: Move, listed: bool = False) -> tuple[Event, ...]:
+        """Play ``move`` (``listed``: given by this state's own listing, so the checks the listing made are
+        not made again: :func:`~loba_dsl.game.referee.judge_listed`)."""
         log = self.rounds[-1]
         before = log.states[-1]
-        reasons, new, events = self._judge(move)
+        reasons, new, events = referee.judge_listed(self.rs, before, move) if listed else self._judge(move)
         if reasons or new is None:
             raise IllegalMove(move, reasons)
         if log.unchecked is None and isinstance(move, Reshuffle) and partial.has_unknown(new):  # of unknown order
             log.unchecked = partial.Unchecked()
         if log.unchecked is not None:
             log.unchecked.note_move(move, before)
-        entry = move.to_dict(self.rs)
-        log.moves.append(move)
+        log.moves.append(move)  # its record entry and digest are made when asked for (RoundLog.digest_hash)
         log.states.append(new)
-        log.entries.append(entry)
-        h = log.hashes[-1].copy()
-        h.update(b"," + piece(entry) if len(log.moves) > 1 else piece(entry))
-        log.hashes.append(h)
         if new.phase is Phase.OVER:
             self._score(log)
         return events
@@ -392,10 +413,7 @@ class Table(BetweenRounds):
             self._match = None
         if log.unchecked is not None and not isinstance(last, (Draw, Reshuffle)):
             self._forget_unknown(log, last)
-        log.moves.pop()
-        log.states.pop()
-        log.entries.pop()
-        log.hashes.pop()
+        log.take_back()
         return last
 
     def _forget_unknown(self, log: RoundLog, move: Move) -> None:
@@ -446,6 +464,7 @@ class Table(BetweenRounds):
         t.rounds = [log.copy() for log in self.rounds]
         t.results = list(self.results)
         t._match = self._match
+        t._vouched = (None, {})
         rng = self.rng
         if rng is not None and type(rng) is random.Random:
             t.rng = random.Random()

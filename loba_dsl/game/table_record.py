@@ -21,7 +21,7 @@ def record_dict(table: BetweenRounds) -> dict[str, Any]:
         out["deal"] = {"hands": {p: _names(rs, h) for p, h in zip(log.players, log.hands, strict=True)},
                        "upcard": _names(rs, (log.upcard,))[0] if log.upcard is not None else None,
                        "stock": None if log.stock is None else _names(rs, log.stock)}
-        out["moves"] = [dict(e) for e in log.entries]
+        out["moves"] = [dict(e) for e in log.move_entries(rs)]
         if log.shown:
             out["shown"] = {p: _names(rs, c) for p, c in log.shown.items()}
         if log.result is not None:

@@ -143,10 +143,14 @@ def build_tables(specs: Sequence[CompiledShape], deck: Deck, always_wild: Sequen
             packed.append(1 | 1 << (rank_shift + PACK_WIDTH * (c // S)) | 1 << (suit_shift + PACK_WIDTH * (c % S)))
     shapes = []
     for k in specs:
-        counts = bytes(int(_counts_ok(k, i & PACK_MAX, (i >> PACK_WIDTH) & PACK_MAX, i >> 2 * PACK_WIDTH, S))
-                       for i in range(1 << 3 * PACK_WIDTH))
+        counts = bytearray(1 << 3 * PACK_WIDTH)  # 0 wherever the cards are too few or too many for the kind
+        for forced in range(min(PACK_MAX, k.hi) + 1):
+            for ambiguous in range(min(PACK_MAX, k.hi - forced) + 1):
+                for plain in range(max(0, k.lo - forced - ambiguous), min(PACK_MAX, k.hi - forced - ambiguous) + 1):
+                    if _counts_ok(k, plain, forced, ambiguous, S):
+                        counts[plain | forced << PACK_WIDTH | ambiguous << 2 * PACK_WIDTH] = 1
         span = k.run and (k.ace == "low" or (deck.ace is None and k.ace != "wrap"))
-        shapes.append(ShapeTable(k, counts, span))
+        shapes.append(ShapeTable(k, bytes(counts), span))
     field_high = PACK_MAX - 1
     natural = tuple(not (always_wild[c] or maybe_wild[c]) for c in range(deck.n_codes))
     return MeldTables(

@@ -20,7 +20,7 @@ from loba_dsl.dsl.names import Names
 from loba_dsl.dsl.parser import DSLProblem, parse_cards, parse_contract, parse_formula, parse_shape, parse_table
 from loba_dsl.dsl.predicates import IN_HAND, CardRole, Table, TableRule, compile_pred, eval_pred
 from loba_dsl.dsl.typecheck import CARD_VARIABLES, ROUND_VARIABLES, Scope, check_expr
-from loba_dsl.errors import DSLError, LobaError, Location, raise_all, suggest
+from loba_dsl.errors import DSLError, LobaError, Location, raise_all, said, suggest
 from loba_dsl.rules import model as M
 from loba_dsl.rules.model import Contracts, MeldKind, Opening, Ruleset, ValueKey
 
@@ -145,14 +145,16 @@ class _Compiler:
             node, depth = stack.pop()
             nodes += 1
             if depth > MAX_FORMULA_DEPTH or nodes > MAX_FORMULA_NODES:
-                what = f"nested more than {MAX_FORMULA_DEPTH} deep" if depth > MAX_FORMULA_DEPTH else \
-                    f"longer than {MAX_FORMULA_NODES} terms"
-                self.problem(path, f"this formula is {what}", hint="split it, or write it more simply",
+                what = said("nested more than {depth} deep", depth=MAX_FORMULA_DEPTH) if depth > MAX_FORMULA_DEPTH \
+                    else said("longer than {terms} terms", terms=MAX_FORMULA_NODES)
+                self.problem(path, said("this formula is {what}", what=what),
+                             hint=said("split it, or write it more simply"),
                              line_offset=line_offset, col_offset=col_offset)
                 return None
             if isinstance(node, A.Num) and abs(node.value) > MAX_NUMBER:
                 limit = f"{MAX_NUMBER:,}".replace(",", " ")
-                self.problem(path, f"{node.value} is too large: numbers in formulas and values are at most {limit}",
+                self.problem(path, said("{number} is too large: numbers in formulas and values are at most {limit}",
+                                        number=node.value, limit=limit),
                              node.pos, line_offset=line_offset, col_offset=col_offset)
                 return None
             stack.extend((child, depth + 1) for child in A.children(node))
@@ -173,13 +175,14 @@ class _Compiler:
         scoring = self.data.get("scoring", {})
         meld_points = scoring.get("meld_points")
         if meld_points is not None and meld_points not in declared_tables:
-            self.problem(("scoring", "meld_points"), f"unknown value table '{meld_points}'",
+            self.problem(("scoring", "meld_points"), said("unknown value table '{table}'", table=meld_points),
                          hint=_suggest(meld_points, tables))
         scope = Scope(ROUND_VARIABLES, declared_tables, declared_kinds)
         round_formula = None
         if scoring.get("round") is None:
-            self.problem(("scoring",), "the ruleset gives no round formula (scoring.round)",
-                         hint="write one, such as 'went_out ? 0 : penalty(hand)', or 'extends' a ruleset that has one")
+            self.problem(("scoring",), said("the ruleset gives no round formula (scoring.round)"),
+                         hint=said("write one, such as {example}, or 'extends' a ruleset that has one",
+                                   example="'went_out ? 0 : penalty(hand)'"))
         else:
             round_formula = self.bounded(("scoring", "round"),
                                          self.guard(("scoring", "round"), lambda: parse_formula(scoring["round"])))
@@ -209,9 +212,10 @@ class _Compiler:
         d = self.data
         pl = d["players"]
         if not pl["min"] <= pl["default"] <= pl["max"]:
-            self.problem(("players", "default"), f"players.default is {pl['default']}, outside "
-                         f"players.min to players.max ({pl['min']} to {pl['max']})",
-                         hint="set players.default to the usual table size within that range")
+            self.problem(("players", "default"), said("players.default is {default}, outside players.min to "
+                                                      "players.max ({least} to {most})", default=pl["default"],
+                                                      least=pl["min"], most=pl["max"]),
+                         hint=said("set players.default to the usual table size within that range"))
             raise_all(self.errors)
         return Ruleset(
             name=str(d["name"]),
@@ -290,11 +294,11 @@ class _Compiler:
         seen: dict[str, int] = {}
         for i, r in enumerate(ranks):
             if r.key in seen:
-                self.problem(("deck", "ranks", i, "key"), f"rank '{r.key}' is listed twice")
+                self.problem(("deck", "ranks", i, "key"), said("rank '{rank}' is listed twice", rank=r.key))
             seen[r.key] = i
         ace = d.get("ace")
         if ace is not None and ace not in seen:
-            self.problem(("deck", "ace"), f"'ace' names '{ace}', which is not a rank of the deck",
+            self.problem(("deck", "ace"), said("'ace' names '{ace}', which is not a rank of the deck", ace=ace),
                          hint=_suggest(ace, seen))
         joker = d.get("joker", {})
         deck = Deck(
@@ -341,29 +345,29 @@ class _Compiler:
             out.append(MeldKind(name, str(spec.get("description", "")), text, shape, where,
                                 tuple(clause_where), tuple(clause_text), head))
         if not out:
-            self.problem(("melds",), "the ruleset has no meld kinds")
+            self.problem(("melds",), said("the ruleset has no meld kinds"))
         return tuple(out)
 
     def check_shape(self, path: Path, shape: A.Shape) -> None:
         n_ranks = len(self.data["deck"]["ranks"])
         n_suits = len(self.data["deck"]["suits"])
         if shape.min_size < 1:
-            self.problem(path, "a meld needs at least one card", shape.pos)
+            self.problem(path, said("a meld needs at least one card"), shape.pos)
         seen: set[str] = set()
         for c in shape.clauses:
             name = type(c).__name__
             if isinstance(c, A.Limit):
                 name = f"limit-{c.counter}-{c.op}"
             if name in seen:
-                self.problem(path, "this clause repeats an earlier one", c.pos)
+                self.problem(path, said("this clause repeats an earlier one"), c.pos)
             seen.add(name)
             if shape.kind == "run" and isinstance(c, A.SuitsDistinct | A.Limit) and (
                     isinstance(c, A.SuitsDistinct) or c.counter == "suits"):
-                self.problem(path, "a run is of one suit: suit clauses apply to sets only", c.pos)
+                self.problem(path, said("a run is of one suit: suit clauses apply to sets only"), c.pos)
             if shape.kind == "set" and isinstance(c, A.Ace | A.WildsApart):
-                self.problem(path, "this clause applies to runs only", c.pos)
+                self.problem(path, said("this clause applies to runs only"), c.pos)
             if isinstance(c, A.Ace) and self.data["deck"].get("ace") is None:
-                self.problem(path, "the deck names no ace ('deck.ace')", c.pos)
+                self.problem(path, said("the deck names no ace ('deck.ace')"), c.pos)
             elif isinstance(c, A.Ace) and c.mode in ("high", "either"):
                 ace, ranks = self.data["deck"]["ace"], self.data["deck"]["ranks"]
                 if ranks and ranks[0].get("key") != ace:
@@ -376,7 +380,8 @@ class _Compiler:
         if shape.kind == "set" and any(isinstance(c, A.SuitsDistinct) for c in shape.clauses):
             cap = n_suits
         if cap is not None and shape.max_size is not None and shape.max_size > cap:
-            self.problem(path, f"no such meld can have {shape.max_size} cards: at most {cap}", shape.pos)
+            self.problem(path, said("no such meld can have {size} cards: at most {cap}", size=shape.max_size, cap=cap),
+                         shape.pos)
 
     def wilds(self, names: Names, deck: Deck) -> tuple[frozenset[Card], bool]:
 
@@ -399,8 +404,8 @@ class _Compiler:
                 cards.add(index)
             elif what == "joker":
                 if deck.jokers == 0:
-                    self.problem(path, f"'{w.text}' is wild, but this deck has no Jokers", w.pos,
-                                 "set wilds.cards to the wild cards this deck has, or null")
+                    self.problem(path, said("'{word}' is wild, but this deck has no Jokers", word=w.text), w.pos,
+                                 said("set wilds.cards to the wild cards this deck has, or null"))
                 cards.add(deck.joker_code)
             elif what == "rank":
                 cards.update(deck.code(index, s) for s in range(deck.n_suits))
@@ -447,7 +452,7 @@ class _Compiler:
                 if cp is not None and typed is not None:  # a value that did not type-check is never evaluated
                     rules.append(TableRule(cp, rule.value, A.Pos(lineno, offset + 1, rule.pos.length)))
             if not rules:
-                self.problem(path, f"value table '{name}' has no lines")
+                self.problem(path, said("value table '{table}' has no lines", table=name))
             out[name] = Table(name, tuple(rules))
         return out
 
@@ -522,13 +527,14 @@ class _Compiler:
         if spec is None:
             return None
         if spec.get("table") is None:
-            self.problem(("requirements", "opening"), "an opening minimum needs the value table that counts it "
-                         "(requirements.opening.table)", hint="name one of its value tables: " + ", ".join(tables))
+            self.problem(("requirements", "opening"), said("an opening minimum needs the value table that counts it "
+                                                           "(requirements.opening.table)"),
+                         hint=said("name one of its value tables: {tables}", tables=", ".join(tables)))
             table = ""
         else:
             table = str(spec["table"])
         if table and table not in tables:
-            self.problem(("requirements", "opening", "table"), f"unknown value table '{table}'",
+            self.problem(("requirements", "opening", "table"), said("unknown value table '{table}'", table=table),
                          hint=_suggest(table, tables))
         return Opening(int(spec["minimum"]), str(spec["scope"]), table, str(spec["wild_value"]))
 
@@ -546,10 +552,10 @@ class _Compiler:
                 continue
             for term in contract.terms:
                 if term.kind.text not in names:
-                    self.problem(path, f"unknown meld kind '{term.kind.text}'", term.kind.pos,
+                    self.problem(path, said("unknown meld kind '{kind}'", kind=term.kind.text), term.kind.pos,
                                  _suggest(term.kind.text, names))
                 if term.count < 1:
-                    self.problem(path, "a contract asks for at least one meld of a kind", term.kind.pos)
+                    self.problem(path, said("a contract asks for at least one meld of a kind"), term.kind.pos)
             rounds.append(contract)
             texts.append(str(text))
         return Contracts(tuple(rounds), tuple(texts), bool(spec["at_once"]),

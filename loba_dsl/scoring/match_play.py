@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from loba_dsl.dsl.evaluate import compile_formula
-from loba_dsl.errors import InputError, LobaError, LobaErrors, raise_all
+from loba_dsl.errors import InputError, LobaError, LobaErrors, raise_all, said
 from loba_dsl.rules.model import MatchEnd, MatchRules, ReentryScore, Ruleset
 from loba_dsl.scoring import round_checks
 from loba_dsl.scoring.model import (
@@ -176,10 +176,11 @@ class _Match:
         self.players: dict[str, _Seat] = {name: _Seat(name) for name in players or ()}
         if players is not None and len(self.players) < len(players):
             twice = next(n for i, n in enumerate(players) if n in players[:i])
-            raise PartError(f"player '{twice}' is listed twice")
+            raise PartError(said("player '{name}' is listed twice", name=twice))
         if players is not None and not ruleset.players.allows(len(players)):
             lo, hi = ruleset.players.min, ruleset.players.max
-            raise PartError(f"{ruleset.name} is played by {lo} to {hi} players, not {len(players)}", part=Part(0))
+            raise PartError(said("{ruleset} is played by {least} to {most} players, not {players}",
+                                 ruleset=ruleset.name, least=lo, most=hi, players=len(players)), part=Part(0))
         self.rounds: list[_Round] = []
         self.winners: list[str] = []
         self.over = False
@@ -221,14 +222,15 @@ class _Match:
         for j, p in enumerate(players):
             seat = self.players.get(p.name)
             if seat is None:
-                errors.append(PartError(f"round {number}: '{p.name}' is not a player of this match",
-                                        part=Part(i, j)))
+                errors.append(PartError(said("round {number}: '{name}' is not a player of this match",
+                                             number=number, name=p.name), part=Part(i, j)))
             elif not seat.active:
-                errors.append(PartError(f"round {number}: {p.name} was eliminated and has not re-entered",
-                                        part=Part(i, j)))
+                errors.append(PartError(said("round {number}: {name} was eliminated and has not re-entered",
+                                             number=number, name=p.name), part=Part(i, j)))
         missing = [n for n in self.active() if all(p.name != n for p in players)]
         if missing:
-            errors.append(PartError(f"round {number} has no line for {', '.join(missing)}", part=Part(i)))
+            errors.append(PartError(said("round {number} has no line for {names}", number=number,
+                                         names=", ".join(missing)), part=Part(i)))
         raise_all(errors)
         facts = RoundFacts(len(players), number, event.stock_out)
         detail = None
@@ -236,7 +238,7 @@ class _Match:
         if len(cards) < len(players):
             if cards:
                 first = next(j for j, p in enumerate(players) if isinstance(p, PlayerRound))
-                raise PartError("a round gives either each player's points or their cards, not both",
+                raise PartError(said("a round gives either each player's points or their cards, not both"),
                                 part=Part(i, first))
             points = [p for p in players if isinstance(p, PlayerPoints)]
             raise_all([e.within(i) for e in (*round_checks.distinct_names(points),
@@ -318,26 +320,31 @@ class _Match:
     def reenter(self, name: str) -> None:
         at = Part(self.event)
         if not self.rounds:
-            raise PartError(f"'reenter {name}' comes before any round", part=at)
+            raise PartError(said("'reenter {name}' comes before any round", name=name), part=at)
         number = self.rounds[-1].number
         seat = self.players.get(name)
         if seat is None:
-            raise PartError(f"after round {number}: '{name}' is not a player of this match", part=at)
+            raise PartError(said("after round {number}: '{name}' is not a player of this match", number=number,
+                                 name=name), part=at)
         if self.max_reentries == 0:
-            raise PartError(f"after round {number}: {self.rs.name} has no re-entry (match.reentry)", part=at)
+            raise PartError(said("after round {number}: {ruleset} has no re-entry (match.reentry)", number=number,
+                                 ruleset=self.rs.name), part=at)
         if seat.active:
-            raise PartError(f"after round {number}: {name} is not eliminated, so cannot re-enter", part=at)
+            raise PartError(said("after round {number}: {name} is not eliminated, so cannot re-enter", number=number,
+                                 name=name), part=at)
         if seat.eliminated_in != number:
             raise PartError(
-                f"after round {number}: {name} was eliminated in round {seat.eliminated_in}; re-entry is "
-                f"decided right after that round", part=at)
+                said("after round {number}: {name} was eliminated in round {eliminated}; re-entry is "
+                     "decided right after that round", number=number, name=name, eliminated=seat.eliminated_in),
+                part=at)
         if seat.reentries >= self.max_reentries:
             raise PartError(
-                f"after round {number}: {name} has already re-entered {seat.reentries} times "
-                f"(at most {self.max_reentries})", part=at)
+                said("after round {number}: {name} has already re-entered {times} times (at most {most})",
+                     number=number, name=name, times=seat.reentries, most=self.max_reentries), part=at)
         score = self.reentry_score()
         if score is None:
-            raise PartError(f"after round {number}: nobody is still in, so {name} cannot re-enter", part=at)
+            raise PartError(said("after round {number}: nobody is still in, so {name} cannot re-enter", number=number,
+                                 name=name), part=at)
         seat.total = score
         seat.active = True
         seat.out_for_good = False

@@ -157,9 +157,9 @@ class PartError(InputError):
     def within(self, event: int) -> PartError:
         """The same error, about a part of match event ``event``."""
         p = self.part
-        return PartError(self.message, part=Part(event, p.player, p.meld, p.card), hint=self.hint,
-                         location=self.location)
+        return PartError(self.said or self.message, part=Part(event, p.player, p.meld, p.card),
+                         hint=self.hint_said or self.hint, location=self.location)
 
     def placed(self, location: Location | None) -> PartError:
         """The same error at ``location``."""
-        return PartError(self.message, part=self.part, hint=self.hint, location=location)
+        return PartError(self.said or self.message, part=self.part, hint=self.hint_said or self.hint, location=location)

@@ -32,6 +32,7 @@ import itertools
 from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import said
 from loba_dsl.rules.model import GoingOut, Ruleset, StockExhausted
 from loba_dsl.scoring.model import Part, PartError, PlayerPoints, PlayerRound, RoundFacts
 
@@ -52,7 +53,8 @@ def distinct_names(players: Sequence[PlayerRound | PlayerPoints]) -> list[PartEr
     errors = []
     for i, p in enumerate(players):
         if p.name in seen:
-            errors.append(PartError(f"player '{p.name}' appears twice in this round", part=Part(player=i)))
+            errors.append(PartError(said("player '{name}' appears twice in this round", name=p.name),
+                                    part=Part(player=i)))
         seen.add(p.name)
     return errors
 
@@ -61,9 +63,11 @@ def table_size(ruleset: Ruleset, listed: int, players: int) -> list[PartError]:
     """``players`` play (within the ruleset's range), and no more than that are listed."""
     lo, hi = ruleset.players.min, ruleset.players.max
     if not ruleset.players.allows(players):
-        return [PartError(f"{ruleset.name} is played by {lo} to {hi} players, not {players}")]
+        return [PartError(said("{ruleset} is played by {least} to {most} players, not {players}", ruleset=ruleset.name,
+                               least=lo, most=hi, players=players))]
     if listed > players:
-        return [PartError(f"the round lists {listed} players but says there are {players}",
+        return [PartError(said("the round lists {listed} players but says there are {players}", listed=listed,
+                               players=players),
                           part=Part(player=players))]
     return []
 
@@ -75,20 +79,24 @@ def going_out(ruleset: Ruleset, players: Sequence[PlayerRound | PlayerPoints], s
     out = [i for i, p in enumerate(players) if p.went_out]
     if len(out) > 1:
         names = ", ".join(players[i].name for i in out)
-        errors.append(PartError(f"only one player can go out in a round, but {names} did", part=Part(player=out[1])))
+        errors.append(PartError(said("only one player can go out in a round, but {names} did", names=names),
+                                part=Part(player=out[1])))
     if stock_out and out and ruleset.turn.stock_exhausted is StockExhausted.END_ROUND:
         errors.append(PartError(
-            f"the stock ran out, so nobody went out, but {players[out[0]].name} did", part=Part(player=out[0]),
-            hint=f"under {ruleset.name} the round ends when the stock runs out (turn.stock_exhausted: end_round)"))
+            said("the stock ran out, so nobody went out, but {name} did", name=players[out[0]].name),
+            part=Part(player=out[0]),
+            hint=said("under {ruleset} the round ends when the stock runs out (turn.stock_exhausted: end_round)",
+                      ruleset=ruleset.name)))
     rule = ruleset.turn.going_out
     keep = 1 if rule is GoingOut.ONE_CARD_LEFT else 0
     for i in out:
         p = players[i]
         if isinstance(p, PlayerRound) and len(p.hand) > keep:
-            allowed = "one card" if keep else "no cards"
+            allowed = said("one card") if keep else said("no cards")
             errors.append(PartError(
-                f"{p.name} went out, so keeps {allowed} in hand under {ruleset.name} (turn.going_out: {rule}), "
-                f"but has {len(p.hand)}", part=Part(player=i)))
+                said("{name} went out, so keeps {allowed} in hand under {ruleset} (turn.going_out: {rule}), "
+                     "but has {held}", name=p.name, allowed=allowed, ruleset=ruleset.name, rule=rule,
+                     held=len(p.hand)), part=Part(player=i)))
     return errors
 
 
@@ -116,11 +124,13 @@ def cards_fit_the_deck(ruleset: Ruleset, players: Sequence[PlayerRound]) -> list
     errors = []
     for card, part in first_excess.items():
         limit, name = deck.limit(card), deck.name(card)
+        of = said(" of '{ruleset}'", ruleset=ruleset.name)  # the words of a card's copies in cards/notation.py
         if limit == 0:
-            message = f"the deck of '{ruleset.name}' has no {name}"
+            message = said("the deck{of} has no {card}", of=of, card=name)
         else:
-            copies = "copy" if limit == 1 else "copies"
-            message = f"{name} appears {counts[card]} times but the deck of '{ruleset.name}' holds {limit} {copies}"
+            copies = said("copy") if limit == 1 else said("copies")
+            message = said("{card} appears {count} times but the deck{of} holds {limit} {copies}", card=name,
+                           count=counts[card], of=of, limit=limit, copies=copies)
         errors.append(PartError(message, part=part))
     return errors
 
@@ -137,12 +147,16 @@ def dealt_cards(ruleset: Ruleset, players: Sequence[PlayerRound], table: int) ->
         shown = bool(p.melds) or p.went_out
         if held == dealt or (not shown and held < dealt):
             continue
-        where = "on the table and in hand" if p.melds else "in hand"
+        where = said("on the table and in hand") if p.melds else said("in hand")
+        fields = {"name": p.name, "held": held, "where": where, "ruleset": ruleset.name, "dealt": dealt}
+        message = said("{name} holds {held} card {where}, but under {ruleset} every player ends the round with the "
+                       "{dealt} cards dealt", **fields) if held == 1 else \
+            said("{name} holds {held} cards {where}, but under {ruleset} every player ends the round with the "
+                 "{dealt} cards dealt", **fields)
         errors.append(PartError(
-            f"{p.name} holds {held} card{'s' * (held != 1)} {where}, but under {ruleset.name} every player ends "
-            f"the round with the {dealt} cards dealt", part=Part(player=i),
-            hint="list every card: the melds put down on 'table:' and the rest on 'hand:' "
-                 "(deal.cards, deal.counted_at_end)"))
+            message, part=Part(player=i),
+            hint=said("list every card: the melds put down on 'table:' and the rest on 'hand:' "
+                      "(deal.cards, deal.counted_at_end)")))
     return errors
 
 
@@ -171,7 +185,7 @@ def requirements_met(ruleset: Ruleset, players: Sequence[PlayerRound], round_num
             try:
                 rule = contract_rule(ruleset, round_number)
             except InputError as e:
-                return [PartError(e.message, part=Part(), hint=e.hint)]
+                return [PartError(e.said or e.message, part=Part(), hint=e.hint_said or e.hint)]
             readings = 1
             for k in kinds:
                 readings *= len(k)
@@ -179,15 +193,17 @@ def requirements_met(ruleset: Ruleset, players: Sequence[PlayerRound], round_num
                 continue
             if not any(rule.fulfilled_by(choice, others=True) for choice in itertools.product(*kinds)):
                 errors.append(PartError(
-                    f"{p.name}'s table does not hold round {round_number}'s contract, {rule.in_words}, which is "
-                    f"the first lay-down under {ruleset.name} (requirements.contracts)", part=Part(player=i),
-                    hint="a round file names its round with 'round: N' (round 1 when it does not)"))
+                    said("{name}'s table does not hold round {number}'s contract, {contract}, which is the first "
+                         "lay-down under {ruleset} (requirements.contracts)", name=p.name, number=round_number,
+                         contract=rule.in_words, ruleset=ruleset.name), part=Part(player=i),
+                    hint=said("a round file names its round with 'round: N' (round 1 when it does not)")))
         elif req.opening is not None:
             verdict = opening(ruleset, p.melds)
             if not verdict.ok:
                 minimum = opening_rule(ruleset).minimum
                 errors.append(PartError(
-                    f"{p.name}'s table is worth {verdict.value} by the opening's count, below the opening minimum "
-                    f"of {minimum} under {ruleset.name}: no first lay-down from it reached the minimum "
-                    "(requirements.opening)", part=Part(player=i)))
+                    said("{name}'s table is worth {value} by the opening's count, below the opening minimum of "
+                         "{minimum} under {ruleset}: no first lay-down from it reached the minimum "
+                         "(requirements.opening)", name=p.name, value=verdict.value, minimum=minimum,
+                         ruleset=ruleset.name), part=Part(player=i)))
     return errors

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.vocabulary import round_facts
-from loba_dsl.errors import LobaError, raise_all
+from loba_dsl.errors import LobaError, Said, raise_all, said
 from loba_dsl.melds.explain import explain
 from loba_dsl.melds.matcher import Reading
 from loba_dsl.melds.matcher import matcher_for as matcher
@@ -86,10 +86,13 @@ def read_meld(ruleset: Ruleset, cards: Sequence[Card]) -> ScoredMeld | None:
 
 def _illegal_meld(ruleset: Ruleset, name: str, cards: Sequence[Card], part: Part) -> PartError:
     """``name``'s meld is not legal: the error, with up to three reasons why."""
-    failures = matcher(ruleset).match(cards).failures
-    why = "; ".join(explain(ruleset, f) for f in failures[:3])
+    from loba_dsl.melds.reason_words import LANGUAGES
+
+    failures = matcher(ruleset).match(cards).failures[:3]
+    why = Said.in_languages({lang: "; ".join(explain(ruleset, f, lang) for f in failures) for lang in LANGUAGES})
     shown = " ".join(ruleset.deck.names_of(cards))
-    return PartError(f"{name}'s meld '{shown}' is not legal under {ruleset.name}", part=part, hint=why or None)
+    return PartError(said("{name}'s meld '{meld}' is not legal under {ruleset}", name=name, meld=shown,
+                          ruleset=ruleset.name), part=part, hint=why or None)
 
 
 class MeldScore(NamedTuple):

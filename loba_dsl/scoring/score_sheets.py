@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, Span
-from loba_dsl.errors import InputError, LobaError, LobaErrors, Location, raise_all
+from loba_dsl.errors import InputError, LobaError, LobaErrors, Location, Said, raise_all, said
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.match_play import MatchResult, play_match
 from loba_dsl.scoring.model import (
@@ -241,19 +241,19 @@ class _Reader:
             tok = e.token
             hint = _expected(e.expected)
             if tok.type == "$END":
-                raise InputError("the file ends too early", location=self.at(len(self.lines), 1),
+                raise InputError(said("the file ends too early"), location=self.at(len(self.lines), 1),
                                  hint=hint) from None
             line, column = tok.line or 1, tok.column or 1
             word = str(tok).strip()
             if not word:  # the end of a line
-                raise InputError("the line ends too early", location=self.at(line, column), hint=hint) from None
-            raise InputError(f"unexpected '{_shorten(word)}'", location=self.at(line, column, len(word)),
-                             hint=hint) from None
+                raise InputError(said("the line ends too early"), location=self.at(line, column), hint=hint) from None
+            raise InputError(said("unexpected '{token}'", token=_shorten(word)),
+                             location=self.at(line, column, len(word)), hint=hint) from None
         except UnexpectedCharacters as e:
-            raise InputError("unexpected text", location=self.at(e.line, e.column),
+            raise InputError(said("unexpected text"), location=self.at(e.line, e.column),
                              hint=_expected(e.allowed or ())) from None
         except UnexpectedEOF as e:
-            raise InputError("the file ends too early", location=self.at(len(self.lines), 1),
+            raise InputError(said("the file ends too early"), location=self.at(len(self.lines), 1),
                              hint=_expected(e.expected)) from None
         except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
             raise InputError(str(e).splitlines()[0], location=self.at(1, 1)) from None
@@ -343,7 +343,8 @@ def read_match(text: str | Ruleset, ruleset: Ruleset | str | None = None, *, sou
             names = [_name(t) for t in item.children]
             dupes = {n for n in names if names.count(n) > 1}
             if dupes:
-                reader.errors.append(InputError(f"player '{sorted(dupes)[0]}' is listed twice", location=loc))
+                reader.errors.append(InputError(said("player '{name}' is listed twice", name=sorted(dupes)[0]),
+                                                location=loc))
         elif kind == "target":
             target = reader.number(item.children[0], "the target", MAX_POINTS)
         elif kind == "round_start":
@@ -414,8 +415,8 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
         sheet.stock_out = True
     elif kind == "round_number":
         if sheet.number is not None:
-            reader.errors.append(InputError("the round's number is given twice", location=loc,
-                                            hint="a round file is one round"))
+            reader.errors.append(InputError(said("the round's number is given twice"), location=loc,
+                                            hint=said("a round file is one round")))
         sheet.number = _round_number(reader, item.children[0], loc)
     elif kind == "player":
         name = _name(item.children[0])
@@ -446,7 +447,7 @@ def _round_item(reader: _Reader, sheet: _Draft, item: Tree[Token] | Token) -> No
         _add_player(reader, sheet, entry)
     elif kind in ("table", "hand"):
         if last is None:
-            reader.errors.append(InputError(f"'{kind}:' comes before any 'player' line", location=loc))
+            reader.errors.append(InputError(said("'{kind}:' comes before any 'player' line", kind=kind), location=loc))
             return
         for tok in item.children:
             assert isinstance(tok, Token)
@@ -466,10 +467,10 @@ TERMINAL_WORDS: Mapping[str, str] = {
     "COLON": "':'",
     "COMMA": "','",
     "VBAR": "'|'",
-    "SIGNED": "a number of points",
-    "INT": "a number",
-    "NAME": "a player's name",
-    "CARDS": "cards",
+    "SIGNED": said("a number of points"),
+    "INT": said("a number"),
+    "NAME": said("a player's name"),
+    "CARDS": said("cards"),
     "WENT": "'went out'",
     "OUT": "'out'",
     "ALL": "'all at once'",
@@ -492,13 +493,13 @@ TERMINAL_WORDS: Mapping[str, str] = {
     "MANO": "'hand:'",
     "RONDA": "'round'",
     "REENGANCHE": "'reenter'",
-    "_NL": "the end of the line",
-    "$END": "the end of the line",
+    "_NL": said("the end of the line"),
+    "$END": said("the end of the line"),
 }
 """What each terminal of ``grammar/sheet.lark`` is called in an error's "expected ..." hint (in this order)."""
 
 
-def _expected(terminals: Iterable[object]) -> str | None:
+def _expected(terminals: Iterable[object]) -> Said | None:
     """The hint "expected X, Y or Z" for the terminals Lark expected, in words (:data:`TERMINAL_WORDS`)."""
     order = list(TERMINAL_WORDS)
     names = sorted({str(getattr(t, "name", t)) for t in terminals},
@@ -512,7 +513,9 @@ def _expected(terminals: Iterable[object]) -> str | None:
             words.append(word)
     if not words:
         return None
-    return "expected " + (words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1])
+    items = words[0] if len(words) == 1 else \
+        said("{some} or {last}", some=Said(", ".join("{}" for _ in words[:-1]), tuple(words[:-1])), last=words[-1])
+    return said("expected {items}", items=items)
 
 
 def _round_number(reader: _Reader, tok: Tree[Token] | Token, where: Location) -> int:
@@ -523,7 +526,7 @@ def _round_number(reader: _Reader, tok: Tree[Token] | Token, where: Location) ->
         from lark import Token
 
         assert isinstance(tok, Token)
-        reader.errors.append(InputError("round numbers start at 1", location=reader.at(
+        reader.errors.append(InputError(said("round numbers start at 1"), location=reader.at(
             tok.line or where.line, tok.column or where.column, len(str(tok)))))
     return number or 1
 
@@ -542,7 +545,8 @@ def _shorten(text: str) -> str:
 
 def _add_player(reader: _Reader, sheet: _Draft, entry: _Entry) -> None:
     if any(p.name == entry.name for p in sheet.players):
-        reader.errors.append(InputError(f"player '{entry.name}' appears twice in this round", location=entry.where))
+        reader.errors.append(InputError(said("player '{name}' appears twice in this round", name=entry.name),
+                                        location=entry.where))
         return
     sheet.players.append(entry)
 
@@ -552,7 +556,7 @@ def _finish_round(reader: _Reader, sheet: _Draft) -> None:
     rich = [p for p in sheet.players if p.points is None]
     if sheet.points_only and rich:
         reader.errors.append(InputError(
-            "a round gives either each player's points or their cards, not both",
+            said("a round gives either each player's points or their cards, not both"),
             location=rich[0].where))
     if not sheet.players:
-        reader.errors.append(InputError("a round needs at least one player", location=sheet.where))
+        reader.errors.append(InputError(said("a round needs at least one player"), location=sheet.where))

@@ -46,7 +46,8 @@ def simulation_text(report: SimReport) -> str:
     lines.append("each figure: value [95% interval]")
     for name, n in zip(report.rulesets, report.unfinished, strict=True):
         if n:
-            lines.append(f"{name}: {n} game(s) did not finish (a round no player could ever go out of, or stopped at the move limit) and count nowhere")
+            lines.append(f"{name}: {n} game(s) did not finish (a round no player could ever go out of, or stopped "
+                         "at the move limit) and count nowhere")
     header = ["", *report.rulesets]
     if len(report.rulesets) == 2:
         header.append(f"{report.rulesets[1]} − {report.rulesets[0]}")

@@ -22,10 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from loba_dsl import IllegalMove, LobaError, Ruleset, Table, move_from_dict
+from loba_dsl import UNKNOWN_CARD as UNKNOWN
+from loba_dsl import Draw, IllegalMove, LobaError, Ruleset, Table, move_from_dict, turn_moves
 from loba_dsl import record_view as view_of
-from loba_dsl.game.moves import UNKNOWN, Draw
-from loba_dsl.game.view import turn_moves
 
 __all__ = ["HIDDEN", "MAX_LEGAL", "ActionRefused", "LiveTable", "Spec"]
 

@@ -48,8 +48,9 @@ def redealt(state: RoundState, seat: int, rng: random.Random) -> RoundState:
     return replace(state, hands=tuple(hands), stock=tuple(hidden[pos:]))
 
 
-OPTIONS: dict[str, dict[str, int]] = {"search": {"samples": 3, "horizon": 3}, "search-endgame": {"endgame": 7}}
-"""Each search's options: a small budget of play-outs, and the endgame lookahead."""
+OPTIONS: dict[str, dict[str, int]] = {"search": {"samples": 3, "horizon": 3, "endgame": 0},
+                                      "search-endgame": {"endgame": 7}}
+"""Each search's options: a small budget of play-outs (the endgame lookahead off), and the endgame lookahead."""
 
 
 class Twin:

@@ -65,9 +65,9 @@ def test_every_bot_plays_only_legal_moves(name: str) -> None:
     n = max(rs.players.min, min(len(kinds), rs.players.max))
     seats = ["Ana", "Beto", "Carla"][:n]
     for deal in range(1 if name in FAST else 2):
+        small = {"samples": 2, "horizon": 2, "endgame": 0}  # the play-outs (the endgame lookahead: below)
         players = {s: Checked(make_bot(kinds[(i + deal) % len(kinds)], random.Random(100 * deal + i),
-                                       **({"samples": 2, "horizon": 2} if kinds[(i + deal) % len(kinds)] == "search"
-                                          else {})))
+                                       **(small if kinds[(i + deal) % len(kinds)] == "search" else {})))
                    for i, s in enumerate(seats)}
         m = Match.deal(rs, players, seats[-1], seed=deal + 1)
         m.play_round(max_plies=2_000)

@@ -1,4 +1,4 @@
-"""Greedy beats random under menos: a statistical test on fixed seeded deals.
+"""Greedy beats random, and search beats greedy, under menos: statistical tests on fixed seeded deals.
 
 Design: duplicate deals, two players.  Deal ``i`` (seed ``(SEED, i)``, :func:`loba_dsl.simulation.game_seed`) is
 played twice with the bots' seats swapped, so luck of the cards cancels; the deal's *edge* is the weaker
@@ -7,13 +7,14 @@ better, rules.md §1).  Over ``n`` deals the test is one-sided at the 5% level: 
 standard error (``sd / sqrt(n)``) must exceed Student's t quantile t(0.95, n-1).  The deals are fixed, so
 the test is deterministic; its sample size and threshold are stated with each test.
 
-A round nobody can end (stopped at the move limit: no hand left can ever go out) scores nothing for either bot.
+A round nobody can end (no hand left can ever go out: stopped when proved, loba_dsl.game.stalemate) scores nothing
+for either bot.
 
-Search against greedy, measured the same way (benchmarks/bench_search_strength.py; figures in the README), has
-shown no established edge yet: the endgame lookahead from 5 cards +0.84 ± 0.66 and, on a fresh sample, +1.07 ±
-0.72 points a round (60 deals each); from 7 cards +1.73 ± 0.90 over the deals it was chosen on and +1.41 ±
-1.57 on a fresh sample.  A test large
-enough to tell (about 120 deals) takes some 6 CPU-minutes: no test claims one yet.
+Search beats greedy the same way, over 120 duplicate deals of seed 9001 (a sample drawn after search's settings were
+fixed: the endgame lookahead from 7 cards, chosen on seed 2025).  Measured by
+``python benchmarks/bench_search_strength.py --deals 120 --seed 9001 --opt endgame=7``: +2.79 ± 0.72 points a
+round (t = 3.90); the test asks t > t(0.95, 119) = 1.658.  Were search to play greedy's moves, every deal's edge
+would be 0 and the test would fail.  It plays 240 rounds of search: a few CPU-minutes.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import pytest
 from loba_dsl.rules.loading import load
 from loba_dsl.simulation.games import play_game
 
-T95 = {11: 1.796}
+T95 = {11: 1.796, 119: 1.658}
 """Student's t, one-sided 95%, by degrees of freedom (n - 1)."""
 
 
@@ -48,7 +49,11 @@ def edges(strong: str, weak: str, deals: int, seed: int, options: dict[str, int]
 
 
 def one_sided_t(xs: list[float]) -> float:
-    return statistics.mean(xs) / (statistics.stdev(xs) / math.sqrt(len(xs)))
+    """Student's t of the mean against 0 (no spread at all: 0 for a mean of 0, as when two bots play alike)."""
+    mean, sd = statistics.mean(xs), statistics.stdev(xs)
+    if sd == 0:
+        return 0.0 if mean == 0 else math.copysign(math.inf, mean)
+    return mean / (sd / math.sqrt(len(xs)))
 
 
 @pytest.mark.slow
@@ -56,3 +61,15 @@ def test_greedy_beats_random_under_menos() -> None:
     # n = 12 duplicate deals (24 rounds); pass: t > t(0.95, 11) = 1.796
     d = edges("greedy", "random", 12, seed=2025)
     assert one_sided_t(d) > T95[11], d
+
+
+@pytest.mark.slow
+def test_search_beats_greedy_under_menos() -> None:
+    # n = 120 duplicate deals (240 rounds), search with its default settings; pass: t > t(0.95, 119) = 1.658
+    d = edges("search", "greedy", 120, seed=9001)
+    assert one_sided_t(d) > T95[119], (statistics.mean(d), d)
+
+
+def test_two_bots_that_play_alike_show_no_edge() -> None:
+    # the test above can fail: greedy against itself gives every deal an edge of 0, and t = 0
+    assert one_sided_t(edges("greedy", "greedy", 3, seed=9001)) == 0.0

@@ -144,6 +144,24 @@ def test_a_wrong_type_in_spanish() -> None:
         ("deck.jokers: 'many' no es del tipo 'integer'", None, 4, 11)]
 
 
+def test_an_ace_clause_on_a_set_in_spanish() -> None:
+    # rules.md §1: the ace's place (low only) is a rule of escaleras (runs); a pierna (set) has no ace clause.
+    assert spanish_problems(HOUSE + "melds:\n  pierna:\n    shape: set 3..4, ace low\n") == [
+        ("esta condición vale solo para escaleras (run)", None, 5, 22)]
+
+
+def test_a_misspelt_kind_in_a_contract_in_spanish() -> None:
+    # menos has two meld kinds, pierna and escalera (rules.md §1); 'piernna' is neither.
+    problems = spanish_problems(HOUSE + 'requirements:\n  contracts:\n    rounds: ["2 piernna"]\n')
+    assert problems == [("clase de combinación desconocida 'piernna'", "¿quisiste decir 'pierna'?", 5, 17)]
+
+
+def test_an_unknown_value_table_in_spanish() -> None:
+    # menos.yaml has one value table, 'penalty' (the cards' values of rules.md §1's table).
+    assert spanish_problems(HOUSE + "scoring:\n  meld_points: penalti\n") == [
+        ("tabla de valores desconocida 'penalti'", "¿quisiste decir 'penalty'?", 4, 16)]
+
+
 def test_english_is_the_text_itself() -> None:
     words = said("unknown card '{token}'", token="Z♠")
     assert words == "unknown card 'Z♠'" and words.say("en") == "unknown card 'Z♠'"

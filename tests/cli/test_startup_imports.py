@@ -74,3 +74,57 @@ def test_replay_starts_from_the_disk_cache_without_typer(tmp_path: Path) -> None
     assert first == {"code": 0, "imported": ["yaml"]}  # compiled from its YAML, then kept
     again = _command(cache, "yaml,typer", "replay", str(record))
     assert again == {"code": 0, "imported": []}
+
+
+def _round_record(tmp_path: Path) -> Path:
+    import loba_dsl as loba
+
+    table = loba.Table.deal(loba.load("menos"), ["Ana", "Beto"], "Beto", seed=3)
+    record = tmp_path / "round.json"
+    record.write_text(loba.dump_record(table.record()), encoding="utf-8")  # a deal, no move yet: valid
+    return record
+
+
+def test_a_cached_replay_imports_neither_pathlib_nor_hashlib(tmp_path: Path) -> None:
+    """Issue 22, item 5: ``loba replay`` keeps off what ``loba check`` keeps off (the record's digest takes
+    the interpreter's own SHA-256, its folder is joined with ``os.path``)."""
+    record = _round_record(tmp_path)
+    cache = tmp_path / "cache"
+    _command(cache, "yaml", "replay", str(record))  # fills the disk cache
+    again = _command(cache, ",".join(OFF_THE_PATH), "replay", str(record))
+    assert again == {"code": 0, "imported": []}
+
+
+# Counts the classes whose docstring the standard dataclass decorator wrote by asking inspect for a signature
+# (a parse of the class's annotations, at import), while the command runs.
+_SIGNATURES = """
+import inspect, json, sys
+asked = []
+signature = inspect.signature
+def counting(obj, *args, **kwargs):
+    if str(getattr(obj, "__module__", "")).startswith(("loba_dsl", "loba_cli")):
+        asked.append(f"{obj.__module__}.{obj.__qualname__}")
+    return signature(obj, *args, **kwargs)
+inspect.signature = counting
+from loba_cli.main import main
+sys.argv = ["loba", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(asked))
+"""
+
+
+def test_no_class_on_the_check_or_replay_path_asks_inspect_for_its_docstring(tmp_path: Path) -> None:
+    """Every dataclass ``loba check`` and ``loba replay`` import has its own docstring (or comes from
+    loba_dsl.frozen, which writes it): the standard decorator otherwise builds one from
+    ``inspect.signature`` at import, a cost of every start-up."""
+    record = _round_record(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "LOBA_NO_CACHE"}
+    env["LOBA_CACHE_DIR"] = str(tmp_path / "cache")
+    for args in (["check", "A♣ 2♣ JOKER"], ["replay", str(record)]):
+        for _ in range(2):  # the first run of each fills the disk cache (a miss compiles the ruleset's YAML)
+            proc = subprocess.run([sys.executable, "-c", _SIGNATURES, *args], capture_output=True, text=True,
+                                  env=env, cwd=tmp_path, check=False)
+        assert json.loads(proc.stdout.splitlines()[-1]) == [], args

@@ -160,3 +160,28 @@ def test_a_snapshot_does_not_change_when_its_table_plays_on(menos: Ruleset) -> N
     assert cache.get("0" * 64, menos) is None
     # the digest changes with every move, and a record's digest is the table's
     assert first.digest != key and record_digest(first.record()) == first.digest
+
+
+def test_the_cache_holds_at_most_max_states_round_states(menos: Ruleset) -> None:
+    """A count of entries does not bound the memory (a table holds a state per ply): the states do."""
+    rng = random.Random(4)
+    tables = []
+    for seed in range(3):  # three games of 10, 20 and 30 plies: 11, 21 and 31 states (one before each move, then
+        t = Table.deal(menos, ["Ana", "Beto", "Carla"], "Carla", seed=seed)  # the current one)
+        play_round(t, rng, max_plies=10 * (seed + 1))
+        assert t.ply == 10 * (seed + 1) and sum(len(log.states) for log in t.rounds) == t.ply + 1
+        tables.append(t)
+    cache = TableCache(size=256, max_states=50)
+    keys = [cache.put(t) for t in tables]
+    # 11 + 21 fit in 50; adding 31 goes over, so the oldest (11) goes, then 21 + 31 = 52 still over: 21 goes too
+    assert cache.states == 31 and len(cache) == 1
+    assert cache.get(keys[2], menos) is not None
+    assert cache.get(keys[0], menos) is None and cache.get(keys[1], menos) is None
+    # a table heavier than the whole bound is not kept at all, and nothing is evicted for it
+    big = TableCache(size=256, max_states=30)
+    assert big.put(tables[2]) == keys[2] and len(big) == 0 and big.states == 0
+    big.put(tables[0])
+    assert big.put(tables[2]) == keys[2] and len(big) == 1 and big.get(keys[0], menos) is not None
+    # keeping the same table again does not count it twice
+    big.put(tables[0])
+    assert big.states == 11

@@ -51,3 +51,20 @@ def test_a_yaml_slip_in_spanish_at_its_line_then_in_english(spanish: Any, server
     spanish.get_by_role("button", name="English").click()
     expect(errors.first).to_contain_text("line 4")
     expect(errors.first).to_contain_text("could not find expected ':'")
+
+
+def test_a_typo_d_card_on_the_score_sheet_in_spanish_then_in_english(spanish: Any, server: str) -> None:
+    go(spanish, server, "sheet")
+    for i, name in enumerate(["Ana", "Beto"]):
+        spanish.get_by_role("textbox", name=f"Jugador {i + 1}").fill(name)
+    spanish.get_by_role("button", name="Empezar la partida").click()
+    spanish.get_by_role("radio", name="cartas que quedaron en la mano").check()
+    spanish.get_by_role("group", name="Ana", exact=True).get_by_role("checkbox", name="Ana cortó", exact=True).check()
+    beto = spanish.get_by_role("group", name="Beto", exact=True)
+    beto.get_by_role("textbox", name="Beto: cartas que quedaron en la mano").fill("K♠ 7x")
+    spanish.get_by_role("button", name="Agregar la ronda 1").click()
+    problem = spanish.get_by_role("alert")
+    expect(problem).to_contain_text("carta desconocida '7x'")
+    expect(problem).to_contain_text("'x' no es un palo")
+    spanish.get_by_role("button", name="English").click()
+    expect(problem).to_contain_text("unknown card '7x'")

@@ -73,6 +73,54 @@ def closed_by_server(s: socket.socket, within: float) -> bool:
         return False
 
 
+# ---------------------------------------------------------------- /healthz, answered before the app
+
+
+def responses(s: socket.socket, n: int) -> list[tuple[bytes, bytes]]:
+    """The next ``n`` (head, body) answers on ``s`` (bodies by their content-length)."""
+    data, out = b"", list[tuple[bytes, bytes]]()
+    while len(out) < n:
+        while b"\r\n\r\n" not in data:
+            chunk = s.recv(65536)
+            assert chunk, (data, out)
+            data += chunk
+        head, _, data = data.partition(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        while len(data) < length:
+            data += s.recv(65536)
+        out.append((head, data[:length]))
+        data = data[length:]
+    return out
+
+
+def test_healthz_is_answered_as_the_app_answers_it(server: Server) -> None:
+    """The server answers ``GET /healthz`` in its protocol, before the app (a turn of the event loop sooner
+    under load): the same body and type as the app's route, on a connection kept alive or closed as asked, in
+    order after a request sent before it on the same connection."""
+    port = server.port
+    status, body = request(port, "GET", "/healthz?from=app")  # a query: the app's own route answers
+    assert status == 200
+    app_answer = json.loads(body)
+    assert app_answer["status"] == "ok" and app_answer["solvers"] >= 1
+    with connect(port, "127.0.0.4") as s:  # kept alive: two answers on one connection, then a third request
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        for head, answer in responses(s, 2):
+            assert head.startswith(b"HTTP/1.1 200 ") and b"content-type: application/json" in head.lower()
+            assert b"connection: close" not in head.lower() and json.loads(answer) == app_answer
+        check = json.dumps({"cards": "A♣ 2♣ JOKER"}).encode()
+        s.sendall(raw_request("POST", "/v1/check", check, {"Content-Type": "application/json"}, close=False)
+                  + b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        (_, b1), (h2, b2) = responses(s, 2)  # the check first, then /healthz, and the connection closed
+        assert json.loads(b1)["valid"] is True and json.loads(b2) == app_answer
+        assert b"connection: close" in h2.lower() and closed_by_server(s, 5)
+    with connect(port, "127.0.0.4") as s:  # HTTP/1.0: answered, then closed
+        s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+        (head, answer), = responses(s, 1)
+        assert json.loads(answer) == app_answer and closed_by_server(s, 5)
+    assert request(port, "HEAD", "/healthz")[0] == 200  # not a GET: the app's route
+    assert request(port, "POST", "/healthz", {})[0] == 405
+
+
 # ---------------------------------------------------------------- heads and nesting
 
 

@@ -11,6 +11,7 @@ those of a random round the library's referee played (seed 3, no reshuffle, so b
 from __future__ import annotations
 
 import base64
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -213,3 +214,29 @@ def test_the_store_is_bounded_in_bytes() -> None:
     states.get(tokens[1])  # used last: the next one drops tokens[2]
     states.put(held(100), "digest 3")
     assert states.get(tokens[2]) is None and states.get(tokens[1]) is not None
+
+
+@pytest.mark.slow
+def test_with_two_workers_a_gone_token_falls_back_to_the_record() -> None:
+    """README, "State tokens", --workers N: each worker keeps its own states, so a token may be gone (410) on the
+    worker a connection lands on; the record then gives the same answer (the workers share the key, so the same
+    state has the same token on both)."""
+    from hostile import request, serve
+
+    with serve({"LOBA_SERVICE_SOLVERS": "1"}, args=["--workers", "2"]) as server:
+        status, raw = request(server.port, "POST", "/v1/games/deal", {"players": PLAYERS, "dealer": "Carla"})
+        assert status == 200, raw[:300]
+        dealt = json.loads(raw)
+        move = {"op": "draw", "player": "Beto", "from": "stock"}  # rules.md §1: the dealer's right first
+        answers, statuses = [], []
+        for _ in range(12):  # each on a fresh connection: either worker
+            status, raw = request(server.port, "POST", "/v1/games/play",
+                                  {"state": dealt["state"], "move": move, "ply": 0, "include_record": False})
+            statuses.append(status)
+            if status == 410:
+                status, raw = request(server.port, "POST", "/v1/games/play",
+                                      {"record": dealt["record"], "move": move, "ply": 0, "include_record": False})
+            assert status == 200, raw[:300]
+            answers.append(json.loads(raw))
+        assert set(statuses) <= {200, 410}
+        assert all(a == answers[0] for a in answers)  # the same stock card drawn, the same token, by either way

@@ -126,3 +126,41 @@ def test_a_card_of_a_match_file_read_in_spanish(client: TestClient) -> None:
 def test_another_language_is_refused(client: TestClient) -> None:
     refused = problem(client.post("/v1/rulesets/validate", json={"yaml": SLIP, "messages": "fr"}))
     assert refused["errors"][0]["path"] == "$.messages"
+
+
+def test_the_score_sheets_checks_of_a_round_in_spanish(client: TestClient) -> None:
+    # rules.md §1 (seed 004:39): one player went out and scores 0; two cannot both go out in one round.
+    points = [{"name": "Ana", "points": 0, "went_out": True}, {"name": "Beto", "points": 0, "went_out": True}]
+    body = {"ruleset": "menos", "players": ["Ana", "Beto"], "rounds": [{"points": points}]}
+    english = problem(client.post("/v1/score/match", json=body))
+    spanish = problem(client.post("/v1/score/match", json={**body, "messages": "es"}))
+    assert messages(english) == ["only one player can go out in a round, but Ana, Beto did"]
+    assert messages(spanish) == ["solo un jugador puede cortar en una ronda, pero cortaron Ana, Beto"]
+
+
+def test_a_re_entry_refused_in_spanish(client: TestClient) -> None:
+    # rules.md §1 (seed 004): only a player eliminated (past 100) may re-enter; Beto, at 10, is still in.
+    points = [{"name": "Ana", "points": 0, "went_out": True}, {"name": "Beto", "points": 10}]
+    body = {"ruleset": "menos", "players": ["Ana", "Beto"], "rounds": [{"points": points, "reenter": ["Beto"]}],
+            "messages": "es"}
+    spanish = problem(client.post("/v1/score/match", json=body))
+    assert messages(spanish) == ["después de la ronda 1: Beto no quedó afuera, así que no puede reengancharse"]
+
+
+def test_a_match_file_that_does_not_read_in_spanish(client: TestClient) -> None:
+    # A points line ("Beto: 34") holds a number of points or 'out', never cards (cards go on 'hand:').
+    sheet = "players: Ana, Beto\nround 1\n  Ana: out\n  Beto: K♠ Zz\n"
+    spanish = problem(client.post("/v1/sheets/match/read", json={"sheet": sheet, "messages": "es"}))
+    assert [(e["message"], e["hint"]) for e in spanish["errors"]] == [
+        ("'K' inesperado", "se esperaba un número de puntos, 'went out' o 'out'")]
+    assert where(spanish) == [(4, 9)]
+
+
+def test_an_illegal_meld_on_the_sheet_and_its_reasons_in_spanish(client: TestClient) -> None:
+    # rules.md §1 (seed 004): a pierna takes no wild cards, and 7♠ 7♥ are of two suits, so no escalera either.
+    rounds = [{"players": [{"name": "Ana", "melds": ["7♠ 7♥ JOKER"], "went_out": True},
+                           {"name": "Beto", "hand": "K♠"}]}]
+    body = {"ruleset": "menos", "players": ["Ana", "Beto"], "rounds": rounds, "messages": "es"}
+    spanish = problem(client.post("/v1/score/match", json=body))
+    assert messages(spanish) == ["la combinación '7♠ 7♥ JOKER' de Ana no es válida con menos"]
+    assert spanish["errors"][0]["hint"].startswith("pierna: no admite comodines, pero JOKER haría de comodín")

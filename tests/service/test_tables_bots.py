@@ -19,9 +19,13 @@ import pytest
 pytest.importorskip("starlette")
 
 from cli_runner import run
+from house_rulesets import WHOLE_PILE_OPENING
 from starlette.testclient import TestClient
 from table_play import PLAYERS, choose, library_view
 
+import loba_dsl as loba
+from loba_dsl.game.record import from_dict
+from loba_dsl.game.replay import replay
 from loba_service import Limits, create_app
 from loba_service.tables import TablesConfig
 from loba_service.tables.live import Spec
@@ -166,3 +170,126 @@ def test_a_bots_moves_reach_a_persons_websocket_like_anyone_elses(client: TestCl
                    and m["from"] == "stock"]
     hidden = [e for e in bot_events if e["kind"] == "drew" and e["cards"] == ["??"]]
     assert stock_draws and len(hidden) == len(stock_draws)
+
+
+SHORT_MATCH = """extends: menos
+name: h-short-match
+match:
+  eliminate_at: 10
+"""
+"""Menos whose match eliminates at a total of 10 (rules.md §7's elimination, re-entry and its score otherwise
+menos's), so that a first round eliminates somebody."""
+
+
+def replays(record: dict[str, Any], house: str) -> bool:
+    """Whether the library's referee accepts every deal, move and decision of a record played under a house."""
+    result = replay(from_dict(record, ruleset=loba.loads(house)))
+    assert result.error is None, result.error
+    return True
+
+
+def test_an_eliminated_bot_decides_its_reentry_and_the_match_goes_on(client: TestClient, tmp_path: Path) -> None:
+    """rules.md §7 under a house eliminating at 10: after round 1 a player whose total reached 10 is out and is
+    offered a re-entry right away, the next round waiting for the answer; a re-entered player's total is the
+    highest total among the players still in.  Seed 2 (dealer Carla): round 1 leaves Carla, a bot, over 10 and
+    Ana, the person, under it.  Carla's seat answers its own offer (nobody is asked for it), and round 2 is dealt
+    to the players still in, where the bots play on."""
+    bots = {"Beto": "greedy", "Carla": "random"}
+    r = client.post("/v1/tables", json={"players": PLAYERS, "dealer": "Carla", "seed": 2, "match": True,
+                                        "ruleset": {"yaml": SHORT_MATCH}, "bots": bots})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    tid, token = t["table"], t["seats"]["Ana"]["token"]
+    rng = random.Random(2)
+
+    def record() -> dict[str, Any]:
+        got: dict[str, Any] = client.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+        return got
+
+    for _ in range(20_000):  # Ana plays random legal moves until round 2 has a few moves or the match is over
+        view = client.get(f"/v1/tables/{tid}", headers=bearer(token)).json()
+        rounds = record()["rounds"]
+        if view["over"] or (len(rounds) == 2 and len(rounds[1]["moves"]) >= 6):
+            break
+        if not view["legal"]:
+            time.sleep(0.005)  # a bot's turn, or its re-entry decision
+            continue
+        move = choose(view, rng)
+        r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token), json={"move": move, "ply": view["ply"]})
+        assert r.status_code in (200, 409), r.text  # 409: a bot acted between Ana's view and her move
+    else:
+        raise AssertionError("round 2 did not get going")
+    rec = record()
+    first = rec["rounds"][0]
+    scores = first["result"]["scores"]  # round 1's scores are the totals after it
+    out = {p for p, s in scores.items() if s >= 10}
+    still_in = [p for p in PLAYERS if p not in out]
+    assert "Carla" in out and "Ana" not in out  # the seed's premise
+    decisions = {d["player"]: d for d in first["reentries"]}
+    assert set(decisions) == out  # every eliminated player decided, right after round 1
+    highest = max(scores[p] for p in still_in)
+    for player in sorted(out & set(bots)):
+        assert decisions[player]["score"] == highest
+    assert len(rec["rounds"]) == 2 and not view["over"]  # the match goes on
+    second = rec["rounds"][1]
+    dealt = set(second["deal"]["hands"])
+    assert dealt == set(still_in) | {p for p, d in decisions.items() if d["accepted"]}
+    standing = {s["name"]: s for s in view["standings"]}
+    for player, d in decisions.items():
+        if d["accepted"]:
+            assert standing[player]["total"] == highest and standing[player]["reentries"] == 1
+        else:
+            assert standing[player]["status"] != "in"
+    assert {m["player"] for m in second["moves"]} & set(bots)  # a bot played in round 2
+    assert replays(rec, SHORT_MATCH)
+
+
+def test_a_persons_undo_next_to_bot_seats(client: TestClient, tmp_path: Path) -> None:
+    """Under the house that takes the whole pile and must put its top card down that turn with bazas's opening
+    minimum (tests/house_rulesets.py), a short first lay-down can leave Ana no legal move: her seat is offered
+    only `undo`, the bots wait (it is still her turn), the undo takes her last move out of the record and the
+    table's ply goes on by one; once she ends her turn the bots play on, and the record replays.  Seed 5
+    (dealer Carla, Beto and Carla greedy bots): Ana is stuck at her first turn."""
+    r = client.post("/v1/tables", json={"players": PLAYERS, "dealer": "Carla", "seed": 5,
+                                        "ruleset": {"yaml": WHOLE_PILE_OPENING}, "bots": BOTS})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    tid, token = t["table"], t["seats"]["Ana"]["token"]
+    rng = random.Random(5)
+
+    def record() -> dict[str, Any]:
+        got: dict[str, Any] = client.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+        return got
+
+    undos = kept = 0
+    undone: list[dict[str, Any]] = []
+    for _ in range(400):
+        view = wait_for(client, tid, token, "Ana")
+        if view["over"]:
+            break
+        if undos and set(BOTS) <= {m["player"] for m in record()["rounds"][0]["moves"][kept:]}:
+            break  # after Ana's undo and the rest of her turn, both bots played on
+        legal = view["legal"]
+        if [m["op"] for m in legal] == ["undo"]:
+            assert legal == [{"op": "undo", "player": "Ana"}] and view["to_move"] == "Ana"
+            time.sleep(0.2)
+            assert client.get(f"/v1/tables/{tid}").json()["ply"] == view["ply"]  # the bots wait for her
+            before = record()["rounds"][0]["moves"]
+            r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                            json={"move": {"op": "undo"}, "ply": view["ply"]})
+            assert r.status_code == 200, r.text
+            after = r.json()["view"]
+            assert after["ply"] == view["ply"] + 1 and after["to_move"] == "Ana"
+            assert record()["rounds"][0]["moves"] == before[:-1]
+            undone.append(before[-1])
+            kept = len(before) - 1
+            undos += 1
+            continue
+        # random legal moves, but not the one she just took back (so that her turn ends)
+        choices = [m for m in legal if not undone or m != undone[-1]] or legal
+        r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                        json={"move": choose({**view, "legal": choices}, rng), "ply": view["ply"]})
+        assert r.status_code == 200, r.text
+    assert undos >= 1, "Ana was never left without a legal move"
+    assert set(BOTS) <= {m["player"] for m in record()["rounds"][0]["moves"][kept:]} or view["over"]
+    assert replays(record(), WHOLE_PILE_OPENING)

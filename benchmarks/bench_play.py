@@ -1,0 +1,97 @@
+"""Random 4-player menos play in one or more checkouts, interleaved in one run (issue 22 item 1, issue 25).
+
+Each run plays the same seeded rounds (``game.simulate.play_round``: listing, choice, ``Table.play``) in a
+fresh interpreter per tree (the tree first on ``PYTHONPATH``), one tree after the other, so a busy machine
+slows all of them alike; the figures are CPU time, best of ``--runs``.  Beside a move's whole cost it
+prints the share of the listing (``list(table.legal())``) and of ``Table.play``, each timed around its
+call inside the same loop.  Give ``--tree`` twice (e.g. a checkout of an older commit, then this one) to
+compare them; the anchor printed first is the first tree.
+
+Run: ``python benchmarks/bench_play.py [--runs 5] [--rounds 20] [--tree PATH ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+_CHILD = r"""
+import json, random, sys, time
+from loba_dsl.game import Table
+from loba_dsl.game.simulate import play_round
+from loba_dsl.rules.loading import load
+
+rs = load("menos")
+players = ["Ana", "Beto", "Carla", "Dora"]
+clock = time.process_time
+spent = {"legal": 0.0, "play": 0.0}
+legal, play = Table.legal, Table.play
+
+
+def timed_legal(self, *args, **kwargs):
+    start = clock()
+    moves = list(legal(self, *args, **kwargs))
+    spent["legal"] += clock() - start
+    return moves
+
+
+def timed_play(self, *args, **kwargs):
+    start = clock()
+    try:
+        return play(self, *args, **kwargs)
+    finally:
+        spent["play"] += clock() - start
+
+
+def rounds(n):
+    plies = 0
+    for seed in range(n):
+        t = Table.deal(rs, players, players[seed % 4], seed)
+        plies += play_round(t, random.Random(seed), max_plies=5_000)
+    return plies
+
+
+rounds(2)  # warm: the ruleset's generator and matcher built
+n = int(sys.argv[1])
+start = clock()
+plies = rounds(n)
+whole = clock() - start
+Table.legal, Table.play = timed_legal, timed_play  # a second pass, timed part by part
+rounds(n)
+print(json.dumps({"whole": whole, "plies": plies, **spent}))
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--tree", action="append", default=None, help="a checkout to time (repeatable)")
+    args = ap.parse_args()
+    trees = args.tree or [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]
+    best: dict[str, dict[str, float]] = {}
+    for _ in range(args.runs):
+        for tree in trees:
+            env = {**os.environ, "PYTHONPATH": os.path.abspath(tree)}
+            out = subprocess.run([sys.executable, "-c", _CHILD, str(args.rounds)], env=env, cwd=tree, check=True,
+                                 capture_output=True, text=True).stdout
+            got = json.loads(out.splitlines()[-1])
+            kept = best.setdefault(tree, dict(got))
+            for key in ("whole", "legal", "play"):
+                kept[key] = min(kept[key], got[key])
+    print(f"random 4-player menos rounds, {args.rounds} seeds (CPU time, best of {args.runs} interleaved runs):")
+    anchor = best[trees[0]]["whole"] / best[trees[0]]["plies"]
+    for tree in trees:
+        b = best[tree]
+        move = b["whole"] / b["plies"]
+        print(f"  {tree}: {move * 1e6:5.1f} us a move ({anchor / move:.2f}x the first), "
+              f"{args.rounds / b['whole']:6.1f} rounds/s, {b['plies'] / args.rounds:.0f} moves a round; "
+              f"of a move: listing {b['legal'] / b['plies'] * 1e6:.1f} us, "
+              f"Table.play {b['play'] / b['plies'] * 1e6:.1f} us")
+
+
+if __name__ == "__main__":
+    main()
