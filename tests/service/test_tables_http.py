@@ -8,6 +8,7 @@ from that seed must have).
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import random
 import re
@@ -261,3 +262,40 @@ def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path) 
         again = c.get(f"/v1/tables/{tid}", headers=bearer(t["seats"][who]["token"])).json()
         assert again["ply"] == before["ply"] and again["hand"] == before["hand"]
         assert c.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json() == record
+
+
+MANY_KINDS = "name: many-kinds\nextends: menos\nmelds:\n" + "".join(
+    f"  k{i}:\n    description: a run\n    shape: run 3..13, ace low, wilds <= 6\n" for i in range(8))
+"""A house ruleset of eight wild run kinds (tenths of a second to compile, the heaviest here the schema allows)."""
+
+
+def test_a_tables_house_ruleset_is_compiled_in_a_solver_process(tmp_path: Path) -> None:
+    """A house ruleset's cost is its author's choice: a table's is compiled in a solver process (bounded by the
+    request budget and the solver's memory limit, as every endpoint's house rulesets), never by the server:
+    past the budget the table is a 422 that says so, while /healthz keeps answering; within it the table is
+    dealt under the ruleset sent back compiled."""
+    db = str(tmp_path / "t.db")
+    body = {"players": PLAYERS, "ruleset": {"yaml": MANY_KINDS}, "seed": 1}
+    with TestClient(create_app(Limits(solvers=1, request_budget_ms=20), tables=TablesConfig(db=db))) as c:
+        c.get("/healthz")
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            created = pool.submit(c.post, "/v1/tables", json=body)
+            probes = 0
+            while not created.done():
+                assert c.get("/healthz").status_code == 200
+                probes += 1
+            r = created.result()
+        assert r.status_code == 422 and r.json()["type"].endswith("budget-exceeded"), r.text
+        assert probes > 0
+    app = create_app(Limits(solvers=1), tables=TablesConfig(db=db))
+    with TestClient(app) as c:
+        r = c.post("/v1/tables", json=body)
+        assert r.status_code == 201, r.text
+        assert r.json()["view"]["ruleset"] == "many-kinds"
+        assert app.state.service.rulesets.compiled == 0  # the server compiled nothing itself
+        tid = r.json()["table"]
+    with TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=db))) as c:  # started again: reloaded
+        again = c.get(f"/v1/tables/{tid}")
+        assert again.status_code == 200 and again.json()["ruleset"] == "many-kinds"
+        assert c.app.state.service.rulesets.compiled == 0  # type: ignore[attr-defined]
+        assert c.post("/v1/check", json={"cards": "A♣ 2♣ 3♣"}).status_code == 200
