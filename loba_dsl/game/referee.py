@@ -35,6 +35,10 @@ Where the rules leave a question open, the referee decides so:
 - a lay-off onto a meld of an earlier turn or of another player (``lay_off: any_melds``) before the first
   lay-down is refused where the ruleset has an opening minimum not yet reached, or contracts that must
   come first (``before_other_melds: true``) not yet complete;
+- ``turn.use_pile_card``: the discard pile may be taken only where its card can then go down (a move that
+  puts it down exists, :func:`_can_put_down_pile_card`), and it goes down before any other move
+  (:func:`pile_card_owed`); a short first lay-down holding it goes back with the discard as any other, the
+  pile card counted as put down, so the turn can always end (docs/rules.md §1);
 - only a meld's owner may replace its Joker (docs/rules.md §1: "the owner may replace a Joker"), whoever
   may lay off onto it; moving a wild follows the ownership ``turn.lay_off`` gives for lay-offs;
 - ``rediscard_single: forbidden`` refuses the discard of the card taken from a discard pile that held
@@ -50,9 +54,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from loba_dsl.budget import Budget
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game import outcome, roles
+from loba_dsl.game.generation import beside, generator_for
 from loba_dsl.game.moves import UNKNOWN, Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
 from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo, replace
 from loba_dsl.rules.model import (
@@ -418,8 +424,8 @@ def _settle(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds
     returned = tuple(c for m in melds if m.number in back for c in m.cards)
     kept = tuple(m for m in melds if m.number not in back)
     assert all(m.number == i + 1 for i, m in enumerate(kept)), "melds of this turn are the table's last"
-    used = info.pile_card_used and not (info.pile_card is not None and info.pile_card in returned)
-    return _Settled((*hand, *returned), kept, replace(info, laid=(), pile_card_used=used), short, unmet, returned)
+    # the pile card was put down (turn.use_pile_card), even if the lay-down holding it goes back
+    return _Settled((*hand, *returned), kept, replace(info, laid=()), short, unmet, returned)
 
 
 def _going_out(rs: Ruleset, hand: tuple[Card, ...], discarded: bool) -> bool:
@@ -515,6 +521,10 @@ def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
     if s.phase is Phase.DRAW:
         return [reason(rs, "turn.order", f"{move.player} must draw first (from the stock or the discard pile)")], \
             None, ()
+    owed = pile_card_owed(rs, s)
+    if owed is not None and not isinstance(move, Discard) and owed not in put_cards(move):
+        return [reason(rs, "turn.use_pile_card", f"{move.player} took {rs.deck.name(owed)} from the discard pile "
+                       "and must put it down before anything else this turn")], None, ()
     if isinstance(move, Meld):
         return _meld(rs, s, seat, move)
     if isinstance(move, LayOff):
@@ -524,6 +534,24 @@ def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
     if isinstance(move, MoveWild):
         return _move_wild(rs, s, seat, move)
     return _discard(rs, s, seat, move)
+
+
+def pile_card_owed(rs: Ruleset, s: RoundState) -> Card | None:
+    """The card taken from the discard pile that the player to move must still put down (``turn.use_pile_card``),
+    before any other move of the turn: a meld holding it, a lay-off of it, a replacement by it."""
+    info = s.info
+    if rs.turn.use_pile_card and info.pile_card is not None and not info.pile_card_used and s.phase is Phase.PLAY:
+        return info.pile_card
+    return None
+
+
+def put_cards(move: Move) -> tuple[Card, ...]:
+    """The cards a move puts down from the hand."""
+    if isinstance(move, (Meld, LayOff)):
+        return move.cards
+    if isinstance(move, ReplaceJoker):
+        return (move.card,)
+    return ()
 
 
 def _reshuffle(rs: Ruleset, s: RoundState, move: Reshuffle) -> Judgement:
@@ -568,7 +596,43 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
     info = TurnInfo(drew="discard", pile_card=s.pile[0], pile_taken=len(taken), pile_size=len(s.pile))
     ns = replace(s, hands=_with_hand(s, seat, (*hand, *taken)), pile=s.pile[len(taken):], phase=Phase.PLAY,
                  ply=s.ply + 1, info=info)
+    if rs.turn.use_pile_card and not _can_put_down_pile_card(rs, ns):
+        return [reason(rs, "turn.use_pile_card", f"{move.player} could not put {rs.deck.name(s.pile[0])} down "
+                       "this turn (in a meld or a lay-off), as the card taken from the discard pile must be")], None, ()
     return [], ns, (Event("took_pile", move.player, taken),)
+
+
+def _can_put_down_pile_card(rs: Ruleset, s: RoundState) -> bool:
+    """Whether the player who just took the discard pile (``s``) has a move that puts its card down: a meld
+    holding it, a lay-off of cards holding it, a replacement by it, each as this referee judges it (the only
+    moves they may make first, :func:`pile_card_owed`, so without one the turn could not end)."""
+    seat = s.turn
+    player, hand, card = s.players[seat], s.hands[seat], s.info.pile_card
+    assert card is not None
+    g = generator_for(rs)
+    clock = PILE_CARD_BUDGET.start("looking for a way to put the pile card down")
+    for cards in g.meld_candidates(hand, clock):
+        if card in cards and g.is_meld(cards, clock) and not judge(rs, s, Meld(player, cards))[0]:
+            return True
+    if rs.turn.lay_off is not LayOffRule.NONE:
+        counts = Counter(hand)
+        wilds = g.wild_pool(counts)
+        for m in s.melds:
+            if lay_off_target(rs, s, seat, m.number, why=False)[0] is None:
+                continue
+            for cards in g.lay_off_candidates(m, counts, wilds, clock):
+                if card in cards and not judge(rs, s, LayOff(player, m.number, cards))[0]:
+                    return True
+            if m.run and g.wild_capable[card]:  # the card as a wild at either end
+                for end in (beside(rs, m.stands[0], up=False), beside(rs, m.stands[-1], up=True)):
+                    if end is not None and not judge(rs, s, LayOff(player, m.number, (card,), (end,)))[0]:
+                        return True
+    return rs.turn.joker_replacement and any(not judge(rs, s, ReplaceJoker(player, m.number, card))[0]
+                                             for m in s.melds)
+
+
+PILE_CARD_BUDGET = Budget(seconds=2.0)
+"""The time the search for a way to put the pile card down may take (as one listing of the legal moves)."""
 
 
 def _no_card_left(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...]) -> list[Reason]:
@@ -732,21 +796,6 @@ def _replace(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> Judge
         Event("replaced", move.player, (move.card, wild_card), m.number),)
 
 
-def _beside(rs: Ruleset, card: Card, up: bool) -> Card | None:
-    """The natural card one rank above (or below) ``card`` in its suit; past the top, the ace played high."""
-    deck = rs.deck
-    r, suit = deck.rank_of(card), deck.suit_of(card)
-    if up:
-        if r == deck.ace and r == 0:
-            return deck.code(1, suit) if deck.n_ranks > 1 else None
-        if r + 1 < deck.n_ranks:
-            return deck.code(r + 1, suit)
-        return deck.code(deck.ace, suit) if deck.ace is not None and deck.ace != r else None
-    if r - 1 >= 0:
-        return deck.code(r - 1, suit)
-    return None
-
-
 def _move_wild(rs: Ruleset, s: RoundState, seat: int, move: MoveWild) -> Judgement:
     if rs.turn.wild_move is WildMove.NONE:
         return [reason(rs, "turn.wild_move", "this ruleset keeps every wild on the table where it is")], None, ()
@@ -762,10 +811,10 @@ def _move_wild(rs: Ruleset, s: RoundState, seat: int, move: MoveWild) -> Judgeme
         return [reason(rs, "turn.wild_move", f"meld {m.number} ({' '.join(rs.deck.names_of(m.cards))}) has no wild "
                        f"at its {other} end; a wild in the middle stays fixed")], None, ()
     if move.to == "high":
-        target = _beside(rs, m.stands[-1], up=True)
+        target = beside(rs, m.stands[-1], up=True)
         cards, stands = (*m.cards[1:], m.cards[0]), (*m.stands[1:], target)
     else:
-        target = _beside(rs, m.stands[0], up=False)
+        target = beside(rs, m.stands[0], up=False)
         cards, stands = (m.cards[-1], *m.cards[:-1]), (target, *m.stands[:-1])
     if target is None:
         return [reason(rs, "turn.wild_move", f"meld {m.number} cannot grow at its {move.to} end")], None, ()

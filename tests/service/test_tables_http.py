@@ -217,13 +217,24 @@ def test_a_match_table_deals_the_next_round(client: TestClient) -> None:
         assert {m["accepted"] for m in legal if m["op"] == "reenter"} == {True, False}
 
 
-def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path) -> None:
-    """An undo (offered to a player whose own moves this turn left them no legal move: under a house that takes
-    the whole pile, must put its top card down that turn and has bazas's opening minimum, a short first
-    lay-down holding the pile card can leave no way to end the turn, docs/rules.md §4, bazas) takes moves out of the
+def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """An undo (offered to a player whose own moves this turn left them no legal move) takes moves out of the
     record, but is an action of its own: the table's ply goes on by one, the next move is stored (it was a 503
     once the ply went back), a screen from before the undo is stale (409), and a server started again on the
-    same database serves the same table."""
+    same database serves the same table.
+
+    The referee no longer reaches a turn with no legal move (tests/game/test_a_way_forward.py; the last case,
+    a pile card that must be put down, docs/rules.md §1), so the table here is told that a player who has put a
+    meld down this turn has none: the undo is the service's own safety net, tested as such."""
+    from loba_service.tables.live import LiveTable
+
+    listed = LiveTable._legal_moves
+
+    def none_after_a_meld(self: LiveTable) -> list[dict[str, Any]]:
+        return [] if self.table.state.info.laid else listed(self)
+
+    monkeypatch.setattr(LiveTable, "_legal_moves", none_after_a_meld)
     db = str(tmp_path / "t.db")
     rng = random.Random(0)
     with TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=db))) as c:
