@@ -25,8 +25,9 @@ from house_rulesets import WHOLE_PILE_OPENING
 from starlette.testclient import TestClient
 from table_play import PLAYERS, choose
 
+from loba_dsl import Budget
 from loba_service import Limits, create_app
-from loba_service.tables import TablesConfig
+from loba_service.tables import TablesConfig, live
 
 
 @pytest.fixture
@@ -310,3 +311,29 @@ def test_a_tables_house_ruleset_is_compiled_in_a_solver_process(tmp_path: Path) 
         assert again.status_code == 200 and again.json()["ruleset"] == "many-kinds"
         assert c.app.state.service.rulesets.compiled == 0  # type: ignore[attr-defined]
         assert c.post("/v1/check", json={"cards": "A♣ 2♣ 3♣"}).status_code == 200
+
+
+def test_a_listing_past_its_budget_lists_what_it_found_and_offers_no_undo(client: TestClient,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legal moves of the seat to move are listed on the event loop within ``LISTING_BUDGET`` (a house's hand
+    of many wilds could take seconds): past it the view says ``legal_truncated`` and does not offer undo (undo is
+    for a turn its own moves left with no legal move, which a listing cut short does not show), and a move it
+    did not list is still played (rules.md §1: a turn ends with a discard of a card in hand).  Seed 0: after his
+    stock draw Beto's hand has cards that might make a meld, whose reading is the listing's first step."""
+    monkeypatch.setattr(live, "LISTING_BUDGET", Budget(steps=1))
+    t = new_table(client, seed=0, dealer="Carla")
+    tid, token = t["table"], t["seats"]["Beto"]["token"]  # rules.md §1: the dealer's right (Beto) plays first
+    view = client.get(f"/v1/tables/{tid}", headers=bearer(token)).json()
+    r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                    json={"move": {"op": "draw", "from": "stock"}, "ply": view["ply"]})
+    assert r.status_code == 200, r.text
+    view = r.json()["view"]
+    assert view["phase"] == "play" and view["legal_truncated"] is True
+    assert all(m["op"] != "undo" for m in view["legal"])
+    undo = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                       json={"move": {"op": "undo"}, "ply": view["ply"]})
+    assert undo.status_code == 422
+    r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                    json={"move": {"op": "discard", "card": view["hand"][0]}, "ply": view["ply"]})
+    assert r.status_code == 200, r.text
+    assert r.json()["view"]["to_move"] == "Ana"
