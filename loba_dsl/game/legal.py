@@ -114,7 +114,10 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     counts = Counter(hand)
     # A move that empties the hand ends the turn: judged in full (the end-of-turn rules decide).
     may_empty = t.going_out is GoingOut.DISCARD_OPTIONAL
+    keep = referee.put_down_leaves(rs, s, seat)
     for cards in g.meld_candidates(hand, clock):
+        if n - len(cards) < keep and len(cards) < n:
+            continue  # turn.go_out_on_first_lay_down: false, the turn of the first lay-down keeps cards to end it
         if g.is_meld(cards, clock) and (len(cards) < n or (may_empty and _judged(rs, s, Meld(player, cards)))):
             yield Meld(player, cards, deck=deck)
     if t.lay_off is not LayOffRule.NONE and s.melds:
@@ -131,7 +134,7 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
                 if len(cards) == n:
                     if may_empty and _judged(rs, s, LayOff(player, m.number, cards)):
                         yield LayOff(player, m.number, cards, deck=deck)
-                elif n - len(cards) < least:  # before the requirements, a lay-off keeps cards to end the turn
+                elif n - len(cards) < least:  # a lay-off keeps cards to end the turn (referee.lay_off_leaves)
                     if _judged(rs, s, LayOff(player, m.number, cards)):
                         yield LayOff(player, m.number, cards, deck=deck)
                 elif g.lays_off(target, cards):

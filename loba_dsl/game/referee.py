@@ -75,6 +75,7 @@ from loba_dsl.game.table_moves import (
     lay_off_target,
     meld,
     move_wild,
+    put_down_leaves,
     replace_joker,
 )
 from loba_dsl.game.turn_end import DREW_STOCK, finish, finish_reasons, take_cards, with_hand
@@ -84,7 +85,7 @@ from loba_dsl.rules.model import PileTake, Rediscard, Ruleset, StockExhausted
 
 __all__ = ["Event", "IllegalMove", "Judgement", "Reason", "apply", "deal_problems", "deck_cards", "discard_reasons",
            "finish_reasons", "first_seat", "judge", "judge_listed", "lay_off_leaves", "lay_off_target", "next_dealer",
-           "pile_card_owed", "put_cards", "reason", "start", "step", "verify", "where"]
+           "pile_card_owed", "put_cards", "put_down_leaves", "reason", "start", "step", "verify", "where"]
 
 
 def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:

@@ -92,6 +92,11 @@ def _no_card_left(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...])
 def put_down(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds: tuple[TableMeld, ...],
               info: TurnInfo, event: Event) -> Judgement:
     """After a meld or a lay-off: go out where the hand is empty (and the rules allow), else play on."""
+    least = put_down_leaves(rs, s, seat)
+    if 0 < len(hand) < least:
+        return [reason(rs, "turn.go_out_on_first_lay_down", f"{s.players[seat]} may not go out in the turn of "
+                       f"their first lay-down: a put-down must leave at least {least} cards in hand, or the turn "
+                       "could not end")], None, ()
     if not hand:
         got = finish(rs, s, seat, hand, melds, s.pile, info, discarded=False)
         return got[0], got[1], (event, *got[2])
@@ -154,6 +159,23 @@ def _lay_offs_wait(rs: Ruleset, s: RoundState, seat: int) -> str | None:
     return None
 
 
+def put_down_leaves(rs: Ruleset, s: RoundState, seat: int) -> int:
+    """The fewest cards a meld or a lay-off by the player at ``seat`` may leave in their hand (0: no limit).
+
+    Under ``turn.go_out_on_first_lay_down: false`` a player in the turn of their first lay-down may not go
+    out, so a put-down must leave them a card to keep after the discard (two under ``going_out:
+    one_card_left``), or the turn could not end.  A put-down emptying the hand is judged as going out.
+    """
+    if rs.turn.go_out_on_first_lay_down or seat in s.laid_before:
+        return 0
+    return _keep(rs)
+
+
+def _keep(rs: Ruleset) -> int:
+    """The fewest cards that let a turn end with a discard without going out."""
+    return 3 if rs.turn.going_out is GoingOut.ONE_CARD_LEFT else 2
+
+
 def lay_off_leaves(rs: Ruleset, s: RoundState, seat: int) -> int:
     """The fewest cards a lay-off by the player at ``seat`` may leave in their hand (0: no limit).
 
@@ -164,8 +186,8 @@ def lay_off_leaves(rs: Ruleset, s: RoundState, seat: int) -> int:
     """
     req = rs.requirements
     if seat in s.opened or s.info.laid or (req.opening is None and req.contracts is None):
-        return 0
-    return 3 if rs.turn.going_out is GoingOut.ONE_CARD_LEFT else 2
+        return put_down_leaves(rs, s, seat)
+    return _keep(rs)
 
 
 def lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:

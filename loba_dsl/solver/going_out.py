@@ -33,9 +33,9 @@ a huge hand raises :class:`~loba_dsl.errors.BudgetExceeded`, never hangs.
 Where the worth of every full partition is the same (``wild_value: own`` and
 ``scope: first_turn``: the melded cards' own values, summed) only "can the cards
 be fully partitioned?" is searched.  Nothing left to put down (a one-card hand
-discarding its card; under ``one_card_left`` a two-card hand) is no lay-down, so
-there is nothing to judge (as the referee judges a first lay-down only when
-something was put down).
+discarding its card; under ``one_card_left`` a two-card hand) meets no requirement,
+so it is no way out for a player who has not opened (the referee: going out needs
+every requirement met, rules.md §4).
 """
 
 from __future__ import annotations
@@ -285,7 +285,7 @@ def go_out_meeting(solver: Solver, cards: Sequence[Card], rule: OpeningRule | Co
         others = rule.others if other_melds is None else other_melds
     for aside, kept in remainders(rs, cards):
         if len(cards) - (aside is not None) - (kept is not None) == 0:
-            return WayOut((), aside, kept)  # nothing to put down: no lay-down to judge
+            continue  # nothing put down meets no requirement, and going out needs it met (rules.md §4)
         key = parts.key(aside, kept)
         if key is None:
             continue

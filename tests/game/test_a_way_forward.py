@@ -52,6 +52,9 @@ HOUSES = {
     "bazas-pile-card": "extends: bazas\nname: h-bazas-pile-card\nturn: {use_pile_card: true}\n",
     "contrato-pile-card": "extends: contrato\nname: h-contrato-pile-card\nturn: {use_pile_card: true}\n",
     "menos-pile-card": "extends: menos\nname: h-menos-pile-card\nturn: {use_pile_card: true}\n",
+    # no going out in the turn of the first lay-down, going out keeping one card
+    "first-lay-down": "extends: menos\nname: h-first-lay-down\nturn: {go_out_on_first_lay_down: false, "
+                      "going_out: one_card_left}\n",
 }
 
 
@@ -136,3 +139,19 @@ def test_a_short_lay_down_holding_the_pile_card_can_still_end_the_turn() -> None
     events = t.play(discard)
     assert any(e.kind == "took_back" for e in events) and t.state.melds == ()
     assert t.state.to_move == "Ana"
+
+
+def test_the_turn_of_a_first_lay_down_keeps_the_cards_to_end_it() -> None:
+    # rules.md §1 (turn.go_out_on_first_lay_down: false, a house's): nobody goes out in the turn of their first
+    # lay-down.  Beto draws K♣ and melds his 7s and 8s; a third pierna (the 9s) would leave him one card, whose
+    # discard would go out: it is refused (before, it was accepted and left no legal move), and he discards.
+    rs = loads("extends: menos\nname: h-first\nturn: {go_out_on_first_lay_down: false}\n", source="<first>")
+    t = deal(rs, {"Beto": "7♠ 7♥ 7♦ 8♠ 8♥ 8♦ 9♠ 9♥ 9♦"}, upcard="3♥", stock_top="K♣")
+    t.play(Draw("Beto", "stock"))
+    t.play(Meld("Beto", cards(rs, "7♠ 7♥ 7♦")))
+    t.play(Meld("Beto", cards(rs, "8♠ 8♥ 8♦")))
+    nines = Meld("Beto", cards(rs, "9♠ 9♥ 9♦"))
+    assert nines not in list(t.legal())
+    assert t.check(nines).reasons[0].rule == "turn.go_out_on_first_lay_down"
+    t.play(Discard("Beto", cards(rs, "K♣")[0]))
+    assert t.state.to_move == "Ana" and len(t.state.hands[1]) == 3

@@ -252,14 +252,14 @@ def test_go_out_on_first_lay_down() -> None:
     for rs, allowed in ((yes, True), (no, False)):
         t = deal(rs, {"Beto": SPADES}, upcard="K♣", stock_top="10♠")
         t.play(Draw("Beto", "stock"))
-        t.play(Meld("Beto", cards(rs, SPADES)))
-        move = Discard("Beto", cards(rs, "10♠")[0])  # the last card: Beto would go out
+        meld = Meld("Beto", cards(rs, SPADES))  # all but 10♠, whose discard would go out
         if allowed:
-            t.play(move)
+            t.play(meld)
+            t.play(Discard("Beto", cards(rs, "10♠")[0]))
             out = t.outcome()
             assert out is not None and out.went_out == "Beto"
-        else:
-            assert refusal(t, move) == "turn.go_out_on_first_lay_down"
+        else:  # rules.md §1: the meld is refused, as the turn could only end by going out
+            assert refusal(t, meld) == "turn.go_out_on_first_lay_down"
 
 
 # ---------------------------------------------------------------------------------------------- deal.*

@@ -541,15 +541,16 @@ def test_go_out_on_first_lay_down_menos(menos: Ruleset, house: Callable[[str], R
     for rs, allowed in ((menos, True), (house("extends: menos\nturn: {go_out_on_first_lay_down: false}\n"), False)):
         t = deal(rs, hand, upcard="K♣", stock_top="2♦")
         t.play(Draw("Beto", "stock"))
-        for meld in ("7♠ 7♥ 7♦", "4♣ 5♣ 6♣", "9♠ 9♥ 9♦"):
+        for meld in ("7♠ 7♥ 7♦", "4♣ 5♣ 6♣"):
             t.play(Meld("Beto", cards(rs, meld)))
-        move = Discard("Beto", cards(rs, "2♦")[0])
+        last = Meld("Beto", cards(rs, "9♠ 9♥ 9♦"))  # leaves 2♦, whose discard would go out
         if allowed:
-            t.play(move)
+            t.play(last)
+            t.play(Discard("Beto", cards(rs, "2♦")[0]))
             out = t.outcome()
             assert out is not None and out.went_out == "Beto"
-        else:
-            assert rejected(t, move) == "turn.go_out_on_first_lay_down"
+        else:  # refused where the turn could then only end by going out (rules.md §1)
+            assert rejected(t, last) == "turn.go_out_on_first_lay_down"
 
 
 # ---------------------------------------------------------------- next dealer, two rounds

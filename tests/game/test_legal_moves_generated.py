@@ -50,7 +50,9 @@ HOUSE = {"three-wild-classes": THREE_WILD_CLASSES, "open-table": OPEN_TABLE, "wh
          # contrato with each contract setting flipped, and both (docs/rules.md §4)
          "contract-in-parts": CONTRACT_IN_PARTS, "others-first": OTHERS_FIRST, "contract-loose": CONTRACT_LOOSE,
          # the pile card put down first, where it can go down at all (docs/rules.md §1), with bazas's minimum
-         "bazas-pile-card": "extends: bazas\nname: h-bazas-pile-card\nturn: {use_pile_card: true}\n"}
+         "bazas-pile-card": "extends: bazas\nname: h-bazas-pile-card\nturn: {use_pile_card: true}\n",
+         # no going out in the turn of the first lay-down: its put-downs keep the cards to end it (rules.md §1)
+         "first-lay-down": "extends: menos\nname: h-first-lay-down\nturn: {go_out_on_first_lay_down: false}\n"}
 RULESETS = (*shipped_names(), *HOUSE)
 BRUTE_HAND = 11
 """Hands of at most this many cards are brute-forced (every sub-multiset judged as a meld and a lay-off)."""
