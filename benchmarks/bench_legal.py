@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.game import Table, referee
+from loba_dsl.game.generation import beside
 from loba_dsl.game.moves import Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker
 from loba_dsl.game.players import PUT_DOWN
 from loba_dsl.game.state import Phase, RoundState
@@ -114,7 +115,7 @@ def old_legal_moves(rs: Ruleset, s: RoundState) -> Iterator[Move]:
             for m in s.melds:
                 candidates.extend(LayOff(player, m.number, (c,)) for c in distinct)
                 if m.run:  # a wild laid off onto a run, at either end
-                    ends = (referee._beside(rs, m.stands[0], up=False), referee._beside(rs, m.stands[-1], up=True))
+                    ends = (beside(rs, m.stands[0], up=False), beside(rs, m.stands[-1], up=True))
                     candidates.extend(LayOff(player, m.number, (c,), (e,)) for c in distinct
                                       if c in rs.wilds.cards for e in ends if e is not None)
         if rs.turn.joker_replacement:

@@ -114,6 +114,10 @@ end
 '''
 
 
+WRK_PREFIX: list[str] = []
+"""Prepended to the ``wrk`` command (``--wrk-nice``: ``nice -n N``)."""
+
+
 def lua_string(b: bytes) -> str:
     return '"' + "".join(f"\\{x}" for x in b) + '"'
 
@@ -130,8 +134,9 @@ def wrk(wrk_bin: str, port: int, path: str, bodies: list[bytes], seconds: float,
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(script)
     try:
-        out = subprocess.run([wrk_bin, "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name,
-                              f"http://127.0.0.1:{port}{path}"], capture_output=True, text=True, check=True).stdout
+        command = [*WRK_PREFIX, wrk_bin, "-t1", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", f.name,
+                   f"http://127.0.0.1:{port}{path}"]
+        out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     finally:
         os.unlink(f.name)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
@@ -566,7 +571,11 @@ def main() -> None:
     ap.add_argument("--baseline", metavar="DIR", help="with --healthz-only: also serve the code of this checkout "
                     "(e.g. an unpacked `git archive` of an earlier commit), rounds interleaved with this one's")
     ap.add_argument("--only", choices=["play"], help="measure /v1/games/play alone (record and state paths)")
+    ap.add_argument("--wrk-nice", type=int, default=0, help="run wrk at this niceness (as if the load came from "
+                    "another machine: the server's CPU is not shared with its own load generator)")
     args = ap.parse_args()
+    if args.wrk_nice:
+        WRK_PREFIX[:] = ["nice", "-n", str(args.wrk_nice)]
     if args.healthz_only:
         healthz_only(args)
         return

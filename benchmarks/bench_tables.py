@@ -12,7 +12,9 @@ move in the record twice, or one the seats did not send), 0 errors (a random leg
 current ply is never refused).
 
 It prints the moves per second sustained, the p50/p99/max time from a move sent to the last of the table's
-four seats receiving the state after it, and the server's memory (VmRSS, VmHWM) after the run.  The
+four seats receiving the state after it, the server's and the client's CPU time a move in the measured window
+(the honest figure on a shared machine), the load average at the window's start and end, and the server's
+memory (VmRSS, VmHWM) after the run.  The
 client (one asyncio process, the ``websockets`` library uvicorn uses) runs on the same 2-core machine as
 the server and competes with it.  Targets: at least 1,000 moves/s, p99 under 100 ms.
 """
@@ -164,6 +166,11 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def loadavg() -> str:
+    """The 1, 5 and 15 minute load averages, as /proc/loadavg gives them."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def rss(pid: int) -> tuple[int, int]:
     status = Path(f"/proc/{pid}/status").read_text()
     val = {line.split(":")[0]: int(line.split()[1]) for line in status.splitlines() if line.startswith("Vm")}
@@ -182,11 +189,13 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
             failed[0].result()  # raises what stopped it
     ready = time.perf_counter()
     print(f"{args.tables} tables, {args.tables * args.seats} WebSockets open in {ready - started:.1f} s", flush=True)
+    load_before = loadavg()
     moves0, cpu0, mine0 = b.moves, cpu_seconds(pid), time.process_time()
     await asyncio.sleep(args.seconds)
     moves = b.moves - moves0
     elapsed = time.perf_counter() - ready
     cpu, mine = cpu_seconds(pid) - cpu0, time.process_time() - mine0
+    load_after = loadavg()
     b.latencies = b.latencies[-max(1, moves):]  # the moves of the measured window
     b.stopping = True
     await asyncio.gather(*loops, return_exceptions=True)
@@ -202,8 +211,9 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
     print(f"move sent -> last of {args.seats} seats has the state: p50 {q(0.5):.1f} ms, p99 {q(0.99):.1f} ms, "
           f"max {lat[-1] * 1000 if lat else float('nan'):.1f} ms ({len(lat)} moves timed)")
     print(f"CPU in the window: server {cpu:.1f} s ({cpu / max(moves, 1) * 1000:.2f} ms a move), client {mine:.1f} s "
-          f"({mine / max(moves, 1) * 1000:.2f} ms a move); load average {os.getloadavg()[0]:.1f} on "
-          f"{os.cpu_count()} cores")
+          f"({mine / max(moves, 1) * 1000:.2f} ms a move)")
+    print(f"load average (/proc/loadavg) at the window's start: {load_before}; at its end: {load_after} "
+          f"({os.cpu_count()} cores)")
     print(f"lost {lost}, duplicated {dup}, error messages {len(b.errors)}")
     print(f"server memory after the run: VmRSS {rss_kb / 1024:.0f} MiB, peak VmHWM {hwm_kb / 1024:.0f} MiB")
     if b.errors:

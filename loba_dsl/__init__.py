@@ -108,6 +108,11 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "read_record": "loba_dsl.game.record:load",
     "dump_record": "loba_dsl.game.record:dumps",
     "record_from_dict": "loba_dsl.game.record:from_dict",
+    "record_digest": "loba_dsl.game.record",
+    "table_from_record": "loba_dsl.game.replay:from_record",
+    "turn_moves": "loba_dsl.game.view",
+    "Draw": "loba_dsl.game.moves",
+    "UNKNOWN_CARD": "loba_dsl.game.moves:UNKNOWN",
     "replay": "loba_dsl.game.replay",
     "replay_text": "loba_dsl.game.replay",
     # comparing rulesets
@@ -166,6 +171,7 @@ __all__ = [
     "BOTS",
     "DEFAULT_RULESET",
     "SHIPPED_ONLY",
+    "UNKNOWN_CARD",
     "Arrangement",
     "Budget",
     "BudgetExceeded",
@@ -173,6 +179,7 @@ __all__ = [
     "CheckResult",
     "DSLError",
     "DiffReport",
+    "Draw",
     "GameRecord",
     "IllegalMove",
     "InputError",
@@ -247,6 +254,7 @@ __all__ = [
     "read_match",
     "read_record",
     "read_round",
+    "record_digest",
     "record_from_dict",
     "record_view",
     "replay",
@@ -260,6 +268,8 @@ __all__ = [
     "show_dict",
     "simulate",
     "simulation_text",
+    "table_from_record",
+    "turn_moves",
     "validation_dict",
     "verdict_text",
     "write_match",
@@ -320,14 +330,19 @@ if TYPE_CHECKING:
     from loba_dsl.game import format_event as format_event
     from loba_dsl.game import format_move as format_move
     from loba_dsl.game import parse_move as parse_move
+    from loba_dsl.game.moves import UNKNOWN as UNKNOWN_CARD
+    from loba_dsl.game.moves import Draw as Draw
     from loba_dsl.game.moves import move_from_dict as move_from_dict
     from loba_dsl.game.record import dumps as dump_record
     from loba_dsl.game.record import from_dict as record_from_dict
     from loba_dsl.game.record import load as read_record
     from loba_dsl.game.record import loads as load_record
+    from loba_dsl.game.record import record_digest as record_digest
     from loba_dsl.game.record import view_of as record_view
+    from loba_dsl.game.replay import from_record as table_from_record
     from loba_dsl.game.replay import replay as replay
     from loba_dsl.game.replay import replay_text as replay_text
+    from loba_dsl.game.view import turn_moves as turn_moves
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check
     from loba_dsl.melds.check import check_lines as check_lines

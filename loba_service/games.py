@@ -116,9 +116,8 @@ class Games:
         """The table that has played ``full``: resumed from the state kept for it when there is one, else
         replayed (and kept).  The dealer's reshuffles come from a secure random source, never from anything a
         client knows."""
-        from loba_dsl import record_from_dict
-        from loba_dsl.game.record import record_digest
-        from loba_dsl.game.replay import from_record
+        from loba_dsl import record_digest, record_from_dict
+        from loba_dsl import table_from_record as from_record
 
         held = self.states.get(self.states.token(rkey, sealed, record_digest(full)))
         if held is not None and held.table is not None:

@@ -175,6 +175,12 @@ def _validate(file: str, text: str, messages: str = "en") -> Any:
     return engine.validate(_rulesets(), file, text, messages)
 
 
+def _ruleset(file: str, text: str) -> Any:
+    """A house ruleset compiled here (a live table's: the server plays it, but never compiles a client's text
+    itself): the compiled ruleset, sent back pickled."""
+    return _rulesets().house(file, text)
+
+
 def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any, held: Any = None) -> Any:
     from loba_service import games
 
@@ -183,7 +189,8 @@ def _game(name: str, spec: tuple[str, str, str], key: bytes, req: Any, held: Any
 
 CALLS: dict[str, Callable[..., Any]] = {
     "arrange": arrange_request, "check": _check, "check_batch": _check_batch, "score_round": _score_round,
-    "score_match": _score_match, "validate": _validate, "game": _game}
+    "score_match": _score_match, "validate": _validate, "game": _game,
+    "ruleset": _ruleset}
 
 
 def hog(megabytes: int) -> int:

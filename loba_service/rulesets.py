@@ -93,6 +93,13 @@ class RulesetCache:
             raise hit.with_traceback(None)
         return hit
 
+    def keep(self, file: str, text: str, rs: Ruleset) -> None:
+        """Keep a house ruleset compiled elsewhere (in a solver process) as if compiled here."""
+        with self._lock:
+            self._house[_key(file, text)] = rs
+            while len(self._house) > self.entries:
+                self._house.popitem(last=False)
+
     def __len__(self) -> int:
         return len(self._house)
 

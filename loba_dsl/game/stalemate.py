@@ -34,7 +34,7 @@ from collections import Counter
 from loba_dsl.budget import Budget, Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.game import referee
-from loba_dsl.game.legal import generator_for
+from loba_dsl.game.generation import beside, generator_for
 from loba_dsl.game.moves import LayOff
 from loba_dsl.game.state import Phase, RoundState, TurnInfo, replace
 from loba_dsl.rules.model import GoingOut, PileTake, Ruleset, StockExhausted, WildMove
@@ -103,7 +103,7 @@ def _may_lay_off(rs: Ruleset, s: RoundState, seat: int, most: int, left: dict[Ca
             if len(cards) <= most and g.lays_off(target, cards):
                 return True
         if target.run and wilds:  # a single wild laid off at an end, as the referee reads it with ``as``
-            ends = (referee._beside(rs, target.stands[0], up=False), referee._beside(rs, target.stands[-1], up=True))
+            ends = (beside(rs, target.stands[0], up=False), beside(rs, target.stands[-1], up=True))
             for c, _ in wilds:
                 held = replace(turn, hands=tuple((*h, c) if i == seat else h for i, h in enumerate(s.hands)))
                 for e in ends:

@@ -20,7 +20,7 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.game.moves import HIDDEN, UNKNOWN, Draw, Move, RecordError, Reshuffle
 from loba_dsl.game.outcome import RoundResult
 from loba_dsl.game.referee import Event
-from loba_dsl.game.state import Phase, RoundState
+from loba_dsl.game.state import Phase, RoundState, TableMeld
 
 if TYPE_CHECKING:
     from loba_dsl.game.standings import ReentryOffer, Standings
@@ -130,7 +130,7 @@ def build(rs: Ruleset, state: RoundState, moves: Sequence[Move], player: str | N
     s = state
     seat = s.players.index(player) if player is not None and player in s.players else None
     turn = tuple(_seen(m, player) for m in moves)
-    melds = tuple(MeldView(m.number, s.players[m.owner], m.kind, m.cards, m.stands, m.wild) for m in s.melds)
+    melds = _meld_views(s)
     return PlayerView(
         ruleset=rs, player=player, round=round_number, ply=s.ply, phase=s.phase, to_move=s.to_move,
         dealer=s.players[s.dealer], players=s.players, hand=s.hands[seat] if seat is not None else (),
@@ -138,6 +138,25 @@ def build(rs: Ruleset, state: RoundState, moves: Sequence[Move], player: str | N
         opened=tuple(s.players[i] for i in sorted(s.opened)), turn=turn,
         standings=match.players if match is not None else (), offers=match.offers if match is not None else (),
         outcome=outcome)
+
+
+def _meld_views(s: RoundState) -> tuple[MeldView, ...]:
+    """The views of the melds on the table: made once per tuple of melds (a state shares its melds with the
+    states before it until a meld is put down or changed, and every seat's view shows the same)."""
+    key = id(s.melds)
+    kept = _MELD_VIEWS.get(key)
+    if kept is not None and kept[0] is s.melds and kept[1] is s.players:
+        return kept[2]
+    views = tuple(MeldView(m.number, s.players[m.owner], m.kind, m.cards, m.stands, m.wild) for m in s.melds)
+    if len(_MELD_VIEWS) >= _MELD_VIEWS_KEPT:
+        _MELD_VIEWS.clear()
+    _MELD_VIEWS[key] = (s.melds, s.players, views)
+    return views
+
+
+_MELD_VIEWS: dict[int, tuple[tuple[TableMeld, ...], tuple[str, ...], tuple[MeldView, ...]]] = {}
+"""By the identity of a state's melds (kept with them, so the identity is not reused while kept)."""
+_MELD_VIEWS_KEPT = 1024
 
 
 def _seen(move: Move, viewer: str | None) -> Move:

@@ -17,8 +17,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from loba_dsl import BOTS, make_bot
-from loba_service.tables.live import LiveTable
+from loba_dsl import BOTS, LobaError, make_bot
+from loba_service.tables.live import LISTING_BUDGET, LiveTable
 
 __all__ = ["Job", "fallback", "new_bots", "next_turn", "unknown_bots"]
 
@@ -62,9 +62,15 @@ def next_turn(live: LiveTable, bots: dict[str, Any]) -> tuple[str, int, Job] | N
     if seat is None or seat not in bots:
         return None
     bot = bots[seat]
-    legal = list(t.legal())
-    if not legal:  # its own moves this turn left it no legal move: the table offers undo
-        return seat, live.ply, lambda: {"op": "undo", "player": seat}
+    legal: list[Any] = []
+    try:
+        legal.extend(t.legal(budget=LISTING_BUDGET))  # (on the event loop: bounded as a seat's view is)
+    except LobaError:
+        if not legal:
+            raise
+    else:
+        if not legal:  # its own moves this turn left it no legal move: the table offers undo
+            return seat, live.ply, lambda: {"op": "undo", "player": seat}
     view = t.view(seat)
     rs = live.rs
     _reseed(bot, live, seat)

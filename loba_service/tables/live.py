@@ -22,16 +22,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from loba_dsl import IllegalMove, LobaError, Ruleset, Table, move_from_dict
+from loba_dsl import UNKNOWN_CARD as UNKNOWN
+from loba_dsl import Budget, Draw, IllegalMove, LobaError, Ruleset, Table, move_from_dict, turn_moves
 from loba_dsl import record_view as view_of
-from loba_dsl.game.moves import UNKNOWN, Draw
-from loba_dsl.game.view import turn_moves
 
-__all__ = ["HIDDEN", "MAX_LEGAL", "ActionRefused", "LiveTable", "Spec"]
+__all__ = ["HIDDEN", "LISTING_BUDGET", "MAX_LEGAL", "ActionRefused", "LiveTable", "Spec"]
 
 HIDDEN = "??"
 MAX_LEGAL = 1_000
 """Most legal moves listed in a view (``legal_truncated`` says when there were more)."""
+LISTING_BUDGET = Budget(seconds=0.25)
+"""Longest the legal moves of one ply are listed (on the event loop, once a ply, for the seat to move; the
+library's default is 2 s): past it the view lists the moves found and says ``legal_truncated`` (a move not
+listed is still judged exactly when played).  A house ruleset's cost is its author's choice; this bounds what
+one ply of it takes from every other table."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,7 @@ class LiveTable:
                                     [{"rule": "match.reentry", "message": e.message, "where": ""}]) from None
             events.append(("reentered" if accepted else "stayed_out", seat))
         elif op == "undo":
-            if t.to_move != seat or self._legal_moves():
+            if t.to_move != seat or self._legal_moves() or self._truncated:
                 raise ActionRefused(422, "illegal-move", "undo is offered only to the player to move when "
                                     "their own moves this turn left them no legal move",
                                     [{"rule": "turn.order", "message": "nothing to undo", "where": ""}])
@@ -173,11 +177,14 @@ class LiveTable:
             out: list[dict[str, Any]] = []
             self._truncated = False
             if not self.finished and self.table.to_move is not None:
-                for m in self.table.legal():
-                    if len(out) >= MAX_LEGAL:
-                        self._truncated = True
-                        break
-                    out.append(m.to_dict(self.rs))
+                try:
+                    for m in self.table.legal(budget=LISTING_BUDGET):
+                        if len(out) >= MAX_LEGAL:
+                            self._truncated = True
+                            break
+                        out.append(m.to_dict(self.rs))
+                except LobaError:  # past the listing's budget (a house's hand of many wilds): what was found
+                    self._truncated = True
             self._legal = out
         return self._legal
 
@@ -193,7 +200,7 @@ class LiveTable:
         if t.to_move != seat or t.state.phase.value == "over":
             return []
         moves = self._legal_moves()
-        if not moves:
+        if not moves and not self._truncated:  # (a listing cut short proves nothing)
             return [{"op": "undo", "player": seat}]
         return moves
 
@@ -221,7 +228,7 @@ class LiveTable:
                 v["player"] = v["seat"] = seat
                 v["hand"] = self._names(s.hands[s.players.index(seat)]) if seat in s.players else []
             v["legal"] = self.legal_for(seat)
-            v["legal_truncated"] = bool(v["legal"]) and self._truncated
+            v["legal_truncated"] = self._truncated and self.table.to_move == seat
         self._views[seat] = v
         return v
 

@@ -169,7 +169,8 @@ async def _socket(tables: Tables, ws: WebSocket) -> None:
     try:
         while not conn.closed:
             try:
-                message = await asyncio.wait_for(ws.receive(), cfg.ws_idle_s)
+                async with asyncio.timeout(cfg.ws_idle_s):  # (wait_for would start a task for every message)
+                    message = await ws.receive()
             except TimeoutError:
                 conn.close(1000, f"idle for {cfg.ws_idle_s} s")
                 break

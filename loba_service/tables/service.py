@@ -139,7 +139,7 @@ class Tables:
             raise ServiceError(503, "too-many-tables", "Too many live tables",
                                f"this server holds its limit of {self.config.max_tables} live tables; retry later",
                                headers={"Retry-After": "60"})
-        rs = await self.svc.ruleset(ruleset)
+        rs = await self.ruleset(ruleset)
         if not rs.players.allows(len(players)):
             raise _bad(f"{rs.name} is played by {rs.players.min} to {rs.players.max} players, not {len(players)}",
                        "$.players")
@@ -166,6 +166,23 @@ class Tables:
         log.info("table %s created: %s, %d players", table_id, live.table.ruleset_ref, len(players))
         return entry, tokens, host
 
+    async def ruleset(self, ref: Any) -> Any:
+        """The table's ruleset: a shipped one from the service's cache; a house one (its cost is the client's
+        choice) compiled in a solver process, bounded by the request budget and the solver's memory limit as
+        every other endpoint's house rulesets, and sent back compiled: the server never compiles a client's
+        text itself (a 422 past the budget or the memory, or for a broken ruleset)."""
+        from loba_service.bodies import UNNAMED_RULESET, HouseRuleset
+
+        if not isinstance(ref, HouseRuleset):
+            return await self.svc.ruleset(ref)
+        cache = self.svc.rulesets
+        rs = cache.cached(ref)  # (raises the error of a known broken one)
+        if rs is None:
+            file = ref.file or UNNAMED_RULESET
+            rs = await self.svc.solve("call", ("ruleset", file, ref.yaml), self.svc.limits.request_budget_ms / 1000)
+            cache.keep(file, ref.yaml, rs)
+        return rs
+
     async def get(self, table_id: str) -> Entry:
         """The table, loaded from the store if this process has not seen it yet; 404 if there is none."""
         self.refuse_workers()
@@ -177,7 +194,7 @@ class Tables:
             raise ServiceError(404, "not-found", "No such table",
                                "no table has this id (it may have finished and been removed)")
         spec = Spec.from_dict(row.spec)
-        rs = await self.svc.ruleset(_ref(spec.ruleset))
+        rs = await self.ruleset(_ref(spec.ruleset))
         entry = self.tables.get(table_id)  # loaded by another request meanwhile
         if entry is not None:
             return entry

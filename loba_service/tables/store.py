@@ -22,7 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 __all__ = ["Row", "Stale", "Store"]
+
+_ENCODE = msgspec.json.Encoder().encode
+"""An action as the JSON text stored (the same JSON as ``json.dumps(action, ensure_ascii=False)`` reads back)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS live_tables (
@@ -112,7 +117,7 @@ class Store:
             if cur.rowcount != 1:
                 raise Stale(table_id)
             self.db.execute("INSERT INTO table_actions (table_id, ply, action, digest) VALUES (?, ?, ?, ?)",
-                            (table_id, ply, json.dumps(action, ensure_ascii=False), digest))
+                            (table_id, ply, _ENCODE(action).decode("utf-8"), digest))
 
     def load(self, table_id: str) -> Row | None:
         got = self.db.execute("SELECT spec, host_hash, seat_hashes, ply, finished FROM live_tables WHERE id = ?",

@@ -13,7 +13,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from house_rulesets import CONTRACT_IN_PARTS, CONTRACT_LOOSE, OPEN_TABLE, OTHERS_FIRST, THREE_WILD_CLASSES
+from house_rulesets import (
+    CONTRACT_IN_PARTS,
+    CONTRACT_LOOSE,
+    OPEN_TABLE,
+    OTHERS_FIRST,
+    THREE_WILD_CLASSES,
+    WHOLE_PILE_OPENING,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_deals import cards, deal
@@ -39,6 +46,12 @@ HOUSES = {
     "contract-in-parts": CONTRACT_IN_PARTS,
     "others-first": OTHERS_FIRST,
     "contract-loose": CONTRACT_LOOSE,
+    # the card taken from the pile put down that turn (turn.use_pile_card), with bazas's minimum (the whole
+    # pile taken, or its top card) or contrato's contract, and without a requirement
+    "whole-pile-opening": WHOLE_PILE_OPENING,
+    "bazas-pile-card": "extends: bazas\nname: h-bazas-pile-card\nturn: {use_pile_card: true}\n",
+    "contrato-pile-card": "extends: contrato\nname: h-contrato-pile-card\nturn: {use_pile_card: true}\n",
+    "menos-pile-card": "extends: menos\nname: h-menos-pile-card\nturn: {use_pile_card: true}\n",
 }
 
 
@@ -86,3 +99,40 @@ def test_legal_is_never_empty_while_the_round_is_on(name: str, rs: Ruleset, seed
         assert moves, f"{t.state.to_move} has no legal move at ply {t.state.ply} (seed {seed})"
         puts = [m for m in moves if m.op in PUT_DOWN]
         t.play(rng.choice(puts) if puts and rng.random() < 0.9 else rng.choice(moves))
+
+
+PILE_CARD = "extends: {base}\nname: h-{base}-pile-card\nturn: {{use_pile_card: true}}\n"
+"""A house over ``base`` where the card taken from the discard pile must be put down that turn (rules.md §1)."""
+
+
+def test_the_pile_is_taken_only_where_its_card_can_go_down() -> None:
+    # rules.md §1 (turn.use_pile_card): the card taken from the pile must be put down that turn, so taking it
+    # where no meld or lay-off could hold it would leave the turn no end: that draw is refused (and not
+    # listed); with two 7s in hand the 7♦ can go down, and the draw is listed and accepted.
+    rs = loads(PILE_CARD.format(base="menos"), source="<menos-pile-card>")
+    t = deal(rs, {"Beto": "7♠ 2♦"}, upcard="7♦")  # the rest of the hand: high cards, no other 7, no diamond run
+    take = Draw("Beto", "discard")
+    assert take not in list(t.legal())
+    assert not t.check(take).ok and t.check(take).reasons[0].rule == "turn.use_pile_card"
+    t = deal(rs, {"Beto": "7♠ 7♥ 2♦"}, upcard="7♦")
+    assert take in list(t.legal())
+    t.play(take)
+
+
+def test_a_short_lay_down_holding_the_pile_card_can_still_end_the_turn() -> None:
+    # docs/rules.md bazas with the pile card put down that turn: Beto takes 7♦ and must put it down before
+    # anything else (the meld of his kings first is refused); 7♠ 7♥ 7♦ is worth 21, short of the minimum of
+    # 50 (§1's values), so the discard takes it back to his hand, and the turn ends: the pile card was put
+    # down, the lay-down went back (before, the discard was refused for the pile card and nothing was legal).
+    rs = loads(PILE_CARD.format(base="bazas"), source="<bazas-pile-card>")
+    t = deal(rs, {"Beto": "7♠ 7♥ K♠ K♥ K♦ 2♦"}, upcard="7♦")
+    t.play(Draw("Beto", "discard"))
+    kings = Meld("Beto", cards(rs, "K♠ K♥ K♦"))
+    assert kings not in list(t.legal())
+    assert t.check(kings).reasons[0].rule == "turn.use_pile_card"
+    t.play(Meld("Beto", cards(rs, "7♠ 7♥ 7♦")))
+    discard = Discard("Beto", cards(rs, "2♦")[0])
+    assert list(t.legal()) and discard in list(t.legal())
+    events = t.play(discard)
+    assert any(e.kind == "took_back" for e in events) and t.state.melds == ()
+    assert t.state.to_move == "Ana"

@@ -48,7 +48,9 @@ from loba_dsl.rules.model import Ruleset
 NAMES = ("Ana", "Beto", "Carla", "Dora")
 HOUSE = {"three-wild-classes": THREE_WILD_CLASSES, "open-table": OPEN_TABLE, "whole-pile-opening": WHOLE_PILE_OPENING,
          # contrato with each contract setting flipped, and both (docs/rules.md §4)
-         "contract-in-parts": CONTRACT_IN_PARTS, "others-first": OTHERS_FIRST, "contract-loose": CONTRACT_LOOSE}
+         "contract-in-parts": CONTRACT_IN_PARTS, "others-first": OTHERS_FIRST, "contract-loose": CONTRACT_LOOSE,
+         # the pile card put down first, where it can go down at all (docs/rules.md §1), with bazas's minimum
+         "bazas-pile-card": "extends: bazas\nname: h-bazas-pile-card\nturn: {use_pile_card: true}\n"}
 RULESETS = (*shipped_names(), *HOUSE)
 BRUTE_HAND = 11
 """Hands of at most this many cards are brute-forced (every sub-multiset judged as a meld and a lay-off)."""

@@ -8,6 +8,7 @@ from that seed must have).
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import random
 import re
@@ -24,8 +25,9 @@ from house_rulesets import WHOLE_PILE_OPENING
 from starlette.testclient import TestClient
 from table_play import PLAYERS, choose
 
+from loba_dsl import Budget
 from loba_service import Limits, create_app
-from loba_service.tables import TablesConfig
+from loba_service.tables import TablesConfig, live
 
 
 @pytest.fixture
@@ -215,13 +217,27 @@ def test_a_match_table_deals_the_next_round(client: TestClient) -> None:
         assert {m["accepted"] for m in legal if m["op"] == "reenter"} == {True, False}
 
 
-def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path) -> None:
-    """An undo (offered to a player whose own moves this turn left them no legal move: under a house that takes
-    the whole pile, must put its top card down that turn and has bazas's opening minimum, a short first
-    lay-down holding the pile card can leave no way to end the turn, docs/rules.md §4, bazas) takes moves out of the
+def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """An undo (offered to a player whose own moves this turn left them no legal move) takes moves out of the
     record, but is an action of its own: the table's ply goes on by one, the next move is stored (it was a 503
     once the ply went back), a screen from before the undo is stale (409), and a server started again on the
-    same database serves the same table."""
+    same database serves the same table.
+
+    The referee no longer reaches a turn with no legal move (tests/game/test_a_way_forward.py; the last case,
+    a pile card that must be put down, docs/rules.md §1), so the table here is told that a player who has put a
+    meld down this turn has none: the undo is the service's own safety net, tested as such."""
+    from loba_service.tables.live import LiveTable
+
+    listed = LiveTable._legal_moves
+
+    def none_after_a_meld(self: LiveTable) -> list[dict[str, Any]]:
+        if self.table.state.info.laid:
+            self._truncated = False  # a whole listing, and it is empty
+            return []
+        return listed(self)
+
+    monkeypatch.setattr(LiveTable, "_legal_moves", none_after_a_meld)
     db = str(tmp_path / "t.db")
     rng = random.Random(0)
     with TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=db))) as c:
@@ -261,3 +277,66 @@ def test_an_undo_moves_the_table_on_and_the_next_move_is_stored(tmp_path: Path) 
         again = c.get(f"/v1/tables/{tid}", headers=bearer(t["seats"][who]["token"])).json()
         assert again["ply"] == before["ply"] and again["hand"] == before["hand"]
         assert c.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json() == record
+
+
+MANY_KINDS = "name: many-kinds\nextends: menos\nmelds:\n" + "".join(
+    f"  k{i}:\n    description: a run\n    shape: run 3..13, ace low, wilds <= 6\n" for i in range(8))
+"""A house ruleset of eight wild run kinds (tenths of a second to compile, the heaviest here the schema allows)."""
+
+
+def test_a_tables_house_ruleset_is_compiled_in_a_solver_process(tmp_path: Path) -> None:
+    """A house ruleset's cost is its author's choice: a table's is compiled in a solver process (bounded by the
+    request budget and the solver's memory limit, as every endpoint's house rulesets), never by the server:
+    past the budget the table is a 422 that says so, while /healthz keeps answering; within it the table is
+    dealt under the ruleset sent back compiled."""
+    db = str(tmp_path / "t.db")
+    body = {"players": PLAYERS, "ruleset": {"yaml": MANY_KINDS}, "seed": 1}
+    with TestClient(create_app(Limits(solvers=1, request_budget_ms=20), tables=TablesConfig(db=db))) as c:
+        c.get("/healthz")
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            created = pool.submit(c.post, "/v1/tables", json=body)
+            probes = 0
+            while not created.done():
+                assert c.get("/healthz").status_code == 200
+                probes += 1
+            r = created.result()
+        assert r.status_code == 422 and r.json()["type"].endswith("budget-exceeded"), r.text
+        assert probes > 0
+    app = create_app(Limits(solvers=1), tables=TablesConfig(db=db))
+    with TestClient(app) as c:
+        r = c.post("/v1/tables", json=body)
+        assert r.status_code == 201, r.text
+        assert r.json()["view"]["ruleset"] == "many-kinds"
+        assert app.state.service.rulesets.compiled == 0  # the server compiled nothing itself
+        tid = r.json()["table"]
+    with TestClient(create_app(Limits(solvers=1), tables=TablesConfig(db=db))) as c:  # started again: reloaded
+        again = c.get(f"/v1/tables/{tid}")
+        assert again.status_code == 200 and again.json()["ruleset"] == "many-kinds"
+        assert c.app.state.service.rulesets.compiled == 0  # type: ignore[attr-defined]
+        assert c.post("/v1/check", json={"cards": "A♣ 2♣ 3♣"}).status_code == 200
+
+
+def test_a_listing_past_its_budget_lists_what_it_found_and_offers_no_undo(client: TestClient,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legal moves of the seat to move are listed on the event loop within ``LISTING_BUDGET`` (a house's hand
+    of many wilds could take seconds): past it the view says ``legal_truncated`` and does not offer undo (undo is
+    for a turn its own moves left with no legal move, which a listing cut short does not show), and a move it
+    did not list is still played (rules.md §1: a turn ends with a discard of a card in hand).  Seed 0: after his
+    stock draw Beto's hand has cards that might make a meld, whose reading is the listing's first step."""
+    monkeypatch.setattr(live, "LISTING_BUDGET", Budget(steps=1))
+    t = new_table(client, seed=0, dealer="Carla")
+    tid, token = t["table"], t["seats"]["Beto"]["token"]  # rules.md §1: the dealer's right (Beto) plays first
+    view = client.get(f"/v1/tables/{tid}", headers=bearer(token)).json()
+    r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                    json={"move": {"op": "draw", "from": "stock"}, "ply": view["ply"]})
+    assert r.status_code == 200, r.text
+    view = r.json()["view"]
+    assert view["phase"] == "play" and view["legal_truncated"] is True
+    assert all(m["op"] != "undo" for m in view["legal"])
+    undo = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                       json={"move": {"op": "undo"}, "ply": view["ply"]})
+    assert undo.status_code == 422
+    r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(token),
+                    json={"move": {"op": "discard", "card": view["hand"][0]}, "ply": view["ply"]})
+    assert r.status_code == 200, r.text
+    assert r.json()["view"]["to_move"] == "Ana"
