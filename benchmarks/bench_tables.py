@@ -65,6 +65,8 @@ class Bench:
     stopping: bool = False
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
+    truncated: int = 0
+    """States whose legal moves were cut short (``legal_truncated``: the listing's budget ran out)."""
     errors: list[Any] = field(default_factory=list)
     runs: list[TableRun] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(24))
@@ -103,6 +105,7 @@ async def seat_loop(b: Bench, run: TableRun, seat: str, ws: ClientConnection) ->
                     b.latencies.append(now - sent_at)
                     del run.pending[p]
         view = msg["view"]
+        b.truncated += bool(view.get("legal_truncated"))
         if view["over"]:
             run.over = True
             return
@@ -214,7 +217,7 @@ async def main_async(args: argparse.Namespace, port: int, pid: int) -> None:
           f"({mine / max(moves, 1) * 1000:.2f} ms a move)")
     print(f"load average (/proc/loadavg) at the window's start: {load_before}; at its end: {load_after} "
           f"({os.cpu_count()} cores)")
-    print(f"lost {lost}, duplicated {dup}, error messages {len(b.errors)}")
+    print(f"lost {lost}, duplicated {dup}, error messages {len(b.errors)}, legal moves cut short {b.truncated}")
     print(f"server memory after the run: VmRSS {rss_kb / 1024:.0f} MiB, peak VmHWM {hwm_kb / 1024:.0f} MiB")
     if b.errors:
         print("first errors:", b.errors[:3])
