@@ -83,9 +83,24 @@ class GreedyServer(asyncio.AbstractServer):
             self._connect(conn)
 
     def _connect(self, conn: socket.socket) -> None:
-        """The connection's transport and protocol made now, in this turn of the loop (its reading starts with
-        the next turn), not by a task that would run a turn later."""
-        steps = self._loop.connect_accepted_socket(self._factory, conn)
+        """The connection's transport and protocol made now, in this turn of the loop, not by a task that would
+        run a turn later; and what the client has already sent (a client sends its request right after its
+        ``connect``, so it is usually there by the time it is accepted) given to the protocol at once, as its
+        first data, instead of at the loop's next turn: a health check is answered in the turn that accepts it
+        (:attr:`loba_service.guard.GuardedProtocol.quick`), and every new connection's first request starts a
+        turn earlier."""
+        try:
+            first: bytes | None = conn.recv(FIRST_READ, socket.MSG_DONTWAIT)
+        except (BlockingIOError, InterruptedError):
+            first = None  # nothing sent yet: the transport reads it when it comes
+        except OSError:  # reset before it was accepted: nothing to answer
+            conn.close()
+            return
+        if first == b"":  # closed before it was accepted
+            conn.close()
+            return
+        factory = self._factory if first is None else _first_data(self._factory, first)
+        steps = self._loop.connect_accepted_socket(factory, conn)
 
         def step(_: object = None) -> None:  # drive the coroutine as a task would, without waiting for a turn
             try:
@@ -133,6 +148,29 @@ class GreedyServer(asyncio.AbstractServer):
     @property
     def sockets(self) -> tuple[socket.socket, ...]:
         return () if self._sock is None else (self._sock,)
+
+
+FIRST_READ = 65_536
+"""Most bytes read from a new connection when it is accepted (the transport reads the rest)."""
+
+
+def _first_data(factory: Callable[[], asyncio.BaseProtocol], data: bytes) -> Callable[[], asyncio.BaseProtocol]:
+    """``factory``, whose protocol is given ``data`` as soon as its connection is made (what the connection had
+    sent before it was accepted, read by :meth:`GreedyServer._connect`; the transport reads what follows)."""
+
+    def make() -> asyncio.BaseProtocol:
+        protocol = factory()
+        made = protocol.connection_made
+
+        def connection_made(transport: asyncio.BaseTransport) -> None:
+            made(transport)
+            if not transport.is_closing() and isinstance(protocol, asyncio.Protocol):
+                protocol.data_received(data)
+
+        protocol.connection_made = connection_made  # type: ignore[method-assign]
+        return protocol
+
+    return make
 
 
 def new_event_loop() -> asyncio.AbstractEventLoop:
