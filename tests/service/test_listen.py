@@ -5,14 +5,41 @@ a flood of connections then holds every new client (a health check among them) i
 from __future__ import annotations
 
 import asyncio
+import functools
 import socket
-from typing import ClassVar, cast
+import threading
+from collections.abc import Callable
+from typing import Any, ClassVar, cast
 
 import pytest
 
 from loba_service import listen
 
 uvloop = pytest.importorskip("uvloop")
+
+
+def in_own_thread(test: Callable[..., None]) -> Callable[..., None]:
+    """Run ``test`` in a thread of its own: the thread running the tests may already hold an event loop (the
+    browser tests' Playwright session keeps one), and a loop cannot run while another runs in its thread."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        failed: list[BaseException] = []
+
+        def body() -> None:
+            try:
+                test(*args, **kwargs)
+            except BaseException as e:  # re-raised in the test's thread
+                failed.append(e)
+
+        worker = threading.Thread(target=body, name="listen-test-loop")
+        worker.start()
+        worker.join(60)
+        assert not worker.is_alive(), "the test's loop did not finish within 60 s"
+        if failed:
+            raise failed[0]
+
+    return run
 
 
 class Echo(asyncio.Protocol):
@@ -27,6 +54,7 @@ class Echo(asyncio.Protocol):
 
 
 @pytest.mark.parametrize(("backlog", "per_turn", "at_first_turn"), [(64, 64, 20), (5, 64, 5), (64, 8, 8)])
+@in_own_thread
 def test_every_waiting_connection_is_accepted_at_one_turn(backlog: int, per_turn: int, at_first_turn: int) -> None:
     """20 connections wait: one turn accepts them all, or as many as the backlog or the bound of a turn allow."""
     loop = listen.new_event_loop()
@@ -73,6 +101,7 @@ def test_every_waiting_connection_is_accepted_at_one_turn(backlog: int, per_turn
             loop.close()
 
 
+@in_own_thread
 def test_a_server_on_a_socket_is_greedy_one_on_a_host_and_port_uvloops_own() -> None:
     loop = listen.new_event_loop()
 
