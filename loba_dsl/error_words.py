@@ -26,9 +26,6 @@ from typing import Any
 
 __all__ = ["LANGUAGES", "LITERALS", "PATTERNS", "TEMPLATES", "literal_in", "template_in"]
 
-LANGUAGES: tuple[str, ...] = ("en", "es")
-"""The languages an input error can be said in (the same as a meld's reasons)."""
-
 _ES: Mapping[str, str] = {
     # ---- cards (loba_dsl.cards.notation, the checker, the arranger)
     "unknown card '{token}'": "carta desconocida '{token}'",
@@ -300,6 +297,8 @@ _ES_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
 
 TEMPLATES: Mapping[str, Mapping[str, str]] = {"es": _ES}
 """Each language's words for our own templates (the English template is the key)."""
+LANGUAGES: tuple[str, ...] = ("en", *TEMPLATES)
+"""The languages an input error can be said in: English, and each language with words here."""
 LITERALS: Mapping[str, Mapping[str, str]] = {"es": _ES_LITERALS}
 """Each language's words for the common texts of PyYAML (by the escaped text, as :meth:`Said.literal` keys it)."""
 PATTERNS: Mapping[str, tuple[tuple[re.Pattern[str], Any], ...]] = {"es": _ES_PATTERNS}
