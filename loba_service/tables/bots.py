@@ -52,7 +52,8 @@ def next_turn(live: LiveTable, bots: dict[str, Any]) -> tuple[str, int, Job] | N
         return None
     t = live.table
     if t.state.phase.value == "over":
-        offer = next((o for o in t.reentry_offers() if o.player in bots), None)
+        asked_now = live.offer_asked()  # offers are answered in seating order, a bot's too
+        offer = next((o for o in t.reentry_offers() if o.player == asked_now and o.player in bots), None)
         if offer is None:
             return None
         asked, bot = offer.player, bots[offer.player]

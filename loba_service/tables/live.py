@@ -112,6 +112,11 @@ class LiveTable:
             if not isinstance(accepted, bool):
                 raise ActionRefused(422, "bad-move", 'a re-entry decision is {"op": "reenter", "accepted": '
                                     'true|false}')
+            asked = self.offer_asked()
+            if asked is not None and asked != seat and seat in self._offered():
+                why = f"re-entries are offered in seating order: {asked} decides first"
+                raise ActionRefused(422, "illegal-move", f"{why} (match.reentry)",
+                                    [{"rule": "match.reentry", "message": why, "where": ""}])
             try:
                 t.reenter(seat, accepted)
             except LobaError as e:
@@ -188,13 +193,26 @@ class LiveTable:
             self._legal = out
         return self._legal
 
+    def _offered(self) -> list[str]:
+        """The players offered a re-entry now, in seating order."""
+        t = self.table
+        if t.state.phase.value != "over":
+            return []
+        waiting = {o.player for o in t.reentry_offers()}
+        return [p for p in t.players if p in waiting]
+
+    def offer_asked(self) -> str | None:
+        """The player whose re-entry offer is asked now: offers are made in seating order, one at a time
+        (docs/rules.md §7), so a later seat's offer waits for the earlier seats' answers."""
+        offered = self._offered()
+        return offered[0] if offered else None
+
     def legal_for(self, seat: str | None) -> list[dict[str, Any]]:
         """The actions ``seat`` may take now (empty for a spectator and when it is not their turn)."""
         if seat is None or self.finished:
             return []
         t = self.table
-        offers = t.reentry_offers() if t.state.phase.value == "over" else ()
-        if any(o.player == seat for o in offers):
+        if self.offer_asked() == seat:
             return [{"op": "reenter", "player": seat, "accepted": True},
                     {"op": "reenter", "player": seat, "accepted": False}]
         if t.to_move != seat or t.state.phase.value == "over":

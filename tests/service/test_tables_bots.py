@@ -303,3 +303,67 @@ def test_a_persons_undo_next_to_bot_seats(client: TestClient, monkeypatch: pytes
     assert undone, "Ana never put a meld down"
     assert set(BOTS) <= {m["player"] for m in record()["rounds"][0]["moves"][kept:]} or view["over"]
     assert replays(record())
+
+
+
+SEATING = ["Ana", "Beto", "Carla", "Dani"]
+SEATING_SEED = 9
+
+
+def test_reentry_offers_are_answered_in_seating_order(client: TestClient) -> None:
+    """docs/rules.md §7: a re-entry is offered right after the round that eliminated the player, "to each such
+    player in seating order".  Ana and Beto are people, Carla and Dani bots; the house eliminates at 10.  Seed 9
+    (dealer Dani): round 1 eliminates Ana, Beto and a bot (the premise, checked).  The bot's offer
+    waits for the two people's answers, Beto cannot answer before Ana, and the record lists the decisions in
+    seating order."""
+    r = client.post("/v1/tables", json={"players": SEATING, "dealer": "Dani", "seed": SEATING_SEED, "match": True,
+                                        "ruleset": {"yaml": SHORT_MATCH},
+                                        "bots": {"Carla": "random", "Dani": "random"}})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    tid = t["table"]
+    tokens = {p: t["seats"][p]["token"] for p in ("Ana", "Beto")}
+    rng = random.Random(SEATING_SEED)
+    for _ in range(20_000):  # the two people play random legal moves until round 1 is over
+        views = {p: client.get(f"/v1/tables/{tid}", headers=bearer(tok)).json() for p, tok in tokens.items()}
+        if views["Ana"]["offers"] or views["Ana"]["round"] == 2 or views["Ana"]["over"]:
+            break
+        seat = next((p for p in tokens if views[p]["legal"]), None)
+        if seat is None:
+            time.sleep(0.005)  # a bot's turn
+            continue
+        move = choose(views[seat], rng)
+        r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(tokens[seat]),
+                        json={"move": move, "ply": views[seat]["ply"]})
+        assert r.status_code in (200, 409), r.text
+    else:
+        raise AssertionError("round 1 did not end")
+    time.sleep(0.3)  # time for a bot that did not wait its turn to answer
+    rec = client.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+    scores = rec["rounds"][0]["result"]["scores"]
+    offered = [p for p in SEATING if scores[p] >= 10]  # eliminated at 10, each offered a re-entry (max 2)
+    assert offered[:2] == ["Ana", "Beto"] and len(offered) == 3, offered  # the seed's premise
+
+    def decided() -> list[str]:
+        rec = client.get(f"/v1/tables/{tid}/record", headers=bearer(t["host_token"])).json()
+        return [d["player"] for d in rec["rounds"][0].get("reentries", [])]
+
+    assert decided() == []  # the bot waits for the people before it
+    view = client.get(f"/v1/tables/{tid}", headers=bearer(tokens["Ana"])).json()
+    assert [o["player"] for o in view["offers"]] == offered
+    beto = client.get(f"/v1/tables/{tid}", headers=bearer(tokens["Beto"])).json()
+    assert beto["legal"] == []  # Beto's offer is not asked before Ana's
+    r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(tokens["Beto"]),
+                    json={"move": {"op": "reenter", "accepted": True}, "ply": beto["ply"]})
+    assert r.status_code == 422 and "seating order" in r.text, r.text
+    for seat in ("Ana", "Beto"):
+        view = client.get(f"/v1/tables/{tid}", headers=bearer(tokens[seat])).json()
+        assert {m["accepted"] for m in view["legal"]} == {True, False}
+        r = client.post(f"/v1/tables/{tid}/moves", headers=bearer(tokens[seat]),
+                        json={"move": {"op": "reenter", "accepted": True}, "ply": view["ply"]})
+        assert r.status_code == 200, r.text
+    for _ in range(500):
+        if len(decided()) == 3:
+            break
+        time.sleep(0.01)
+    assert decided() == offered
