@@ -54,29 +54,35 @@ class BestScores:
             if key:
                 gain = self._live_gains.get(key)
                 if gain is None:
-                    gain = self._live_gains[key] = self._split_gain(g.live(cards), budget)
+                    with self.calls.running(budget, "scoring the hand"):
+                        gain = self._live_gains[key] = self._split_gain(g.live(cards))
                 utility += gain
         else:
             live = g.live(cards)
             if live:
                 gain = self._live_gains.get(live)
                 if gain is None:
-                    gain = self._live_gains[live] = self._split_gain(live, budget)
+                    with self.calls.running(budget, "scoring the hand"):
+                        gain = self._live_gains[live] = self._split_gain(live)
                 utility += gain
         objective = g.objective
         value = g.sign * utility + objective.linear.const
         return objective.wrap(value) if objective.wrap is not None else value
 
-    def _split_gain(self, live: Multiset, budget: BudgetLike | Clock) -> int:
-        """The best gain of a hand's live cards: the sum of its parts', or the best sharing of its Jokers."""
+    def _split_gain(self, live: Multiset) -> int:
+        """The best gain of a hand's live cards: the sum of its parts', or the best sharing of its Jokers.
+
+        It and the methods below run inside the hand's one call (:meth:`Calls.running
+        <loba_dsl.solver.calls.Calls.running>`, opened by :meth:`best_score` on a miss): one budget for
+        the whole hand, whatever its parts.
+        """
         g = self.gains
         parts, jokers = g.generator.split(live)
         if jokers:
-            return self._shared_out(parts, jokers, budget)
+            return self._shared_out(parts, jokers)
         gain_of = self.searches.gain_of
         if len(parts) == 1:
-            with self.calls.running(budget, "scoring the hand"):
-                return gain_of(live)
+            return gain_of(live)
         gains = self._live_gains
         canon = g.canon
         total = 0
@@ -84,12 +90,11 @@ class BestScores:
             key = part if canon is None else canon.key(part)  # parts recur from hand to hand in other suits
             gain = gains.get(key)
             if gain is None:
-                with self.calls.running(budget, "scoring the hand"):
-                    gain = gains[key] = gain_of(part)
+                gain = gains[key] = gain_of(part)
             total += gain
         return total
 
-    def _shared_out(self, parts: tuple[Multiset, ...], jokers: int, budget: BudgetLike | Clock) -> int:
+    def _shared_out(self, parts: tuple[Multiset, ...], jokers: int) -> int:
         """The best total gain of ``parts`` (no meld crosses two) with ``jokers`` Jokers shared out among them.
 
         Each part's best gain with ``t`` Jokers is cached under its cards; a
@@ -104,13 +109,13 @@ class BestScores:
             for t, key in enumerate(self._keys_with_jokers(part, jokers)):
                 gain = gains.get(key)
                 if gain is None:
-                    gain = gains[key] = self._live_part_gain(part + (joker,) * t, budget)  # (the Joker is last)
+                    gain = gains[key] = self._live_part_gain(part + (joker,) * t)  # (the Joker is last)
                 with_jokers.append(gain)
             best = [max(best[j - t] + with_jokers[t] for t in range(j + 1) if best[j - t] >= 0)
                     for j in range(jokers + 1)]
         return max(best)
 
-    def _live_part_gain(self, cards: Multiset, budget: BudgetLike | Clock) -> int:
+    def _live_part_gain(self, cards: Multiset) -> int:
         """The best gain of ``cards`` (a part with some Jokers), that of its live cards (cached under them).
 
         With fewer Jokers than the whole hand, a part's cards may not all be
@@ -123,14 +128,12 @@ class BestScores:
             return 0
         gain_of = self.searches.gain_of
         if len(live) == len(cards):
-            with self.calls.running(budget, "scoring the hand"):
-                return gain_of(cards)
+            return gain_of(cards)
         key = live if g.canon is None else g.canon.key(live)
         gains = self._live_gains
         gain = gains.get(key)
         if gain is None:
-            with self.calls.running(budget, "scoring the hand"):
-                gain = gains[key] = gain_of(live)
+            gain = gains[key] = gain_of(live)
         return gain
 
     def _keys_with_jokers(self, part: Multiset, jokers: int) -> list[Multiset]:
