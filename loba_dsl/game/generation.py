@@ -9,7 +9,7 @@ moves from them, and the referee asks them whether a card taken from the discard
 from __future__ import annotations
 
 import itertools
-from collections import Counter
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
 from collections.abc import Iterator, Sequence
 
 from loba_dsl.budget import Clock
@@ -33,6 +33,14 @@ SMALL_WILDS = 2
 
 _MOVES_KEPT = 4096
 """The most draws (discards) a generator keeps made (players' names are many on a server: past it, made anew)."""
+
+
+def hand_counts(hand: Sequence[Card]) -> Counter[Card]:
+    """``Counter(hand)``, counted by the C helper ``Counter`` itself uses, without its argument checks (each
+    listing counts a hand)."""
+    counts: Counter[Card] = Counter.__new__(Counter)  # an empty dict: Counter.__init__ would only count
+    _count_elements(counts, hand)
+    return counts
 
 
 def beside(rs: Ruleset, card: Card, up: bool) -> Card | None:

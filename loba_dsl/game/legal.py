@@ -31,13 +31,12 @@ both are :class:`~loba_dsl.errors.LobaError`.  Asking whether one move is legal 
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterator
 
 from loba_dsl.budget import Budget, BudgetLike, Clock, as_budget
 from loba_dsl.errors import LobaError
 from loba_dsl.game import referee
-from loba_dsl.game.generation import SMALL_HAND, LegalGenerator, beside, generator_for
+from loba_dsl.game.generation import SMALL_HAND, LegalGenerator, beside, generator_for, hand_counts
 from loba_dsl.game.moves import Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker
 from loba_dsl.game.state import Phase, RoundState
 from loba_dsl.rules.model import GoingOut, Ruleset, WildMove
@@ -111,7 +110,7 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     hand = s.hands[seat]
     n = len(hand)
     t = rs.turn
-    counts = Counter(hand)
+    counts = hand_counts(hand)
     # A move that empties the hand ends the turn: judged in full (the end-of-turn rules decide).
     may_empty = t.going_out is GoingOut.DISCARD_OPTIONAL
     keep = referee.put_down_leaves(rs, s, seat)
@@ -172,6 +171,10 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
     if referee.finish_reasons(rs, s, seat, tuple(rest), s.melds, s.info, True):
         return
     discard = g.discard
+    if not referee.discard_refusable(rs):  # the rules refuse no card's discard
+        for c in distinct:
+            yield discard(player, c)
+        return
     for c in distinct:
         if not referee.discard_reasons(rs, s, seat, c):
             yield discard(player, c)

@@ -68,7 +68,7 @@ from loba_dsl.cards.deck import Card
 from loba_dsl.game.dealing import deal_problems, deck_cards, first_seat, next_dealer, start, step
 from loba_dsl.game.generation import beside, generator_for
 from loba_dsl.game.moves import UNKNOWN, Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
-from loba_dsl.game.state import Phase, RoundState, TurnInfo, replace
+from loba_dsl.game.state import Phase, RoundState, TurnInfo, next_state, replace
 from loba_dsl.game.table_moves import (
     lay_off,
     lay_off_leaves,
@@ -84,8 +84,9 @@ from loba_dsl.rules.model import LayOff as LayOffRule
 from loba_dsl.rules.model import PileTake, Rediscard, Ruleset, StockExhausted
 
 __all__ = ["Event", "IllegalMove", "Judgement", "Reason", "apply", "deal_problems", "deck_cards", "discard_reasons",
-           "finish_reasons", "first_seat", "judge", "judge_listed", "lay_off_leaves", "lay_off_target", "next_dealer",
-           "pile_card_owed", "put_cards", "put_down_leaves", "reason", "start", "step", "verify", "where"]
+           "discard_refusable", "finish_reasons", "first_seat", "judge", "judge_listed", "lay_off_leaves",
+           "lay_off_target", "next_dealer", "pile_card_owed", "put_cards", "put_down_leaves", "reason", "start", "step",
+           "verify", "where"]
 
 
 def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
@@ -167,8 +168,8 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
                            f"stock's top card is {rs.deck.name(card)}", rs.source)], None, ()
         if card == UNKNOWN and move.card is not None:  # a hand-dealt game: the record says which card came
             card = move.card
-        ns = replace(s, hands=with_hand(s, seat, (*hand, card)), stock=s.stock[1:], phase=Phase.PLAY,
-                     ply=s.ply + 1, info=DREW_STOCK)
+        ns = next_state(s, hands=with_hand(s, seat, (*hand, card)), stock=s.stock[1:], phase=Phase.PLAY,
+                        ply=s.ply + 1, info=DREW_STOCK)
         return [], ns, (Event("drew", move.player, () if card == UNKNOWN else (card,)),)
     if not s.pile:
         return [reason(rs, "turn.discard_pile_take", "the discard pile is empty")], None, ()
@@ -178,8 +179,8 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
                        f"{rs.deal.cards_for(len(s.players))} cards dealt, table and hand together: taking the "
                        f"{len(taken)} cards of the discard pile would break it")], None, ()
     info = TurnInfo(drew="discard", pile_card=s.pile[0], pile_taken=len(taken), pile_size=len(s.pile))
-    ns = replace(s, hands=with_hand(s, seat, (*hand, *taken)), pile=s.pile[len(taken):], phase=Phase.PLAY,
-                 ply=s.ply + 1, info=info)
+    ns = next_state(s, hands=with_hand(s, seat, (*hand, *taken)), pile=s.pile[len(taken):], phase=Phase.PLAY,
+                    ply=s.ply + 1, info=info)
     if rs.turn.use_pile_card and not _can_put_down_pile_card(rs, ns):
         return [reason(rs, "turn.use_pile_card", f"{move.player} could not put {rs.deck.name(s.pile[0])} down "
                        "this turn (in a meld or a lay-off), as the card taken from the discard pile must be")], None, ()
@@ -217,6 +218,13 @@ def _can_put_down_pile_card(rs: Ruleset, s: RoundState) -> bool:
 
 PILE_CARD_BUDGET = Budget(seconds=2.0)
 """The time the search for a way to put the pile card down may take (as one listing of the legal moves)."""
+
+
+def discard_refusable(rs: Ruleset) -> bool:
+    """Whether :func:`discard_reasons` can refuse any card under these rules (else it never does: the listing
+    need not ask it card by card)."""
+    t = rs.turn
+    return (not t.discard_joker and rs.deck.jokers > 0) or t.rediscard_single is Rediscard.FORBIDDEN
 
 
 def discard_reasons(rs: Ruleset, s: RoundState, seat: int, card: Card) -> list[Reason]:

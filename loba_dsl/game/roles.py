@@ -67,13 +67,34 @@ def failure_text(rs: Ruleset, failures: Sequence[Failure], limit: int = 3) -> st
     return "; ".join(explain(rs, f) for f in failures[:limit])
 
 
+READINGS_KEPT = 4096
+"""The most readings :func:`read` keeps per ruleset (past it, the kept ones are forgotten)."""
+
+
 def read(rs: Ruleset, cards: Sequence[Card], pins: Sequence[Card | None] | None = None,
          kind: str | None = None) -> Placed | Unreadable:
     """The reading of ``cards`` (of ``kind``, if given) that honours ``pins``, or why there is none.
 
-    ``pins[i]`` is the card ``cards[i]`` must stand for (itself: natural), or ``None`` for free.
+    ``pins[i]`` is the card ``cards[i]`` must stand for (itself: natural), or ``None`` for free.  A reading is
+    a value of its arguments alone (both answers are frozen): the last :data:`READINGS_KEPT` are kept on the
+    ruleset, since play asks the same ones again and again (a meld on the table and the cards of a hand that
+    extend it, listed turn after turn, then judged when played).
     """
     cards = tuple(cards)
+    key = (cards, None if pins is None else tuple(pins), kind)
+    kept: dict[tuple[tuple[Card, ...], tuple[Card | None, ...] | None, str | None], Placed | Unreadable] = \
+        rs.memo("pinned-readings", dict)
+    found = kept.get(key)
+    if found is None:
+        found = _read(rs, cards, pins, kind)
+        if len(kept) >= READINGS_KEPT:
+            kept.clear()
+        kept[key] = found
+    return found
+
+
+def _read(rs: Ruleset, cards: tuple[Card, ...], pins: Sequence[Card | None] | None,
+          kind: str | None) -> Placed | Unreadable:
     free = pins is None or all(p is None for p in pins)
     if free:  # the reading `loba check` shows: the scored matcher's best
         shown = matcher_for(rs)

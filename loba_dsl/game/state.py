@@ -116,17 +116,23 @@ def _replacer(cls: type) -> Callable[..., Any]:
     """A ``replace`` for ``cls``, unrolled over its fields: each field set once, from the change or the old
     value (compiled from the field names alone, as :mod:`dataclasses` compiles ``__init__``)."""
     names = _FIELDS[cls]
+    # each field set through its slot's own descriptor (what ``object.__setattr__`` finds by the name, found once)
     text = (f"def replace_{cls.__name__}(obj, /, *, {', '.join(f'{n}=_KEEP' for n in names)}):\n"
             "    new = _new(_cls)\n"
-            + "".join(f"    _set(new, {n!r}, obj.{n} if {n} is _KEEP else {n})\n" for n in names)
+            + "".join(f"    _set_{n}(new, obj.{n} if {n} is _KEEP else {n})\n" for n in names)
             + "    return new\n")
-    scope: dict[str, Any] = {"_KEEP": object(), "_new": object.__new__, "_cls": cls, "_set": object.__setattr__}
+    scope: dict[str, Any] = {"_KEEP": object(), "_new": object.__new__, "_cls": cls,
+                             **{f"_set_{n}": cls.__dict__[n].__set__ for n in names}}
     exec(compile(text, f"<replace {cls.__name__}>", "exec"), scope)  # the field names only, never input
     function: Callable[..., Any] = scope[f"replace_{cls.__name__}"]
     return function
 
 
 _REPLACERS = {cls: _replacer(cls) for cls in _FIELDS}
+
+next_state: Callable[..., RoundState] = _REPLACERS[RoundState]
+"""``replace`` of a :class:`RoundState` (``next_state(s, ply=s.ply + 1)``), without the look-up by type: the
+referee's per-move calls."""
 
 
 def replace(obj: T, /, **changes: Any) -> T:

@@ -9,13 +9,13 @@ next state.  See :mod:`loba_dsl.game.referee` for the decisions the end of a tur
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.game import outcome
 from loba_dsl.game.dealing import step
 from loba_dsl.game.moves import UNKNOWN
-from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo, replace
+from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo, next_state, replace
 from loba_dsl.game.verdicts import Event, Judgement, Reason, reason
 from loba_dsl.rules.model import GoingOut, Ruleset, StockExhausted
 
@@ -107,9 +107,8 @@ def _shown(rs: Ruleset, melds: Sequence[Sequence[Card]]) -> str:
     return " | ".join(" ".join(rs.deck.names_of(c)) for c in melds)
 
 
-@dataclass(frozen=True, slots=True)
-class _Settled:
-    """How a turn ends (:func:`_settle`)."""
+class _Settled(NamedTuple):
+    """How a turn ends (:func:`_settle`; a tuple: made twice a turn, by the listing and the discard)."""
 
     hand: tuple[Card, ...]
     melds: tuple[TableMeld, ...]
@@ -195,16 +194,16 @@ def _passed(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], melds
     laid_before = s.laid_before | {seat} if info.laid or info.laid_off else s.laid_before
     if out:
         all_at_once = seat not in s.opened and not _laid_before(s, seat)
-        return [], replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
-                           laid_before=laid_before, info=NEW_TURN, phase=Phase.OVER, went_out=seat,
-                           all_at_once=all_at_once), (Event("went_out", name), Event("round_over"))
+        return [], next_state(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
+                              laid_before=laid_before, info=NEW_TURN, phase=Phase.OVER, went_out=seat,
+                              all_at_once=all_at_once), (Event("went_out", name), Event("round_over"))
     if not s.stock and (rs.turn.stock_exhausted is StockExhausted.END_ROUND or len(pile) <= 1):
-        return [], replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
-                           laid_before=laid_before, info=NEW_TURN, phase=Phase.OVER, stock_out=True), (
+        return [], next_state(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
+                              laid_before=laid_before, info=NEW_TURN, phase=Phase.OVER, stock_out=True), (
             Event("stock_out"), Event("round_over"))
     nxt = (seat + step(rs)) % len(s.players)
-    return [], replace(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
-                       laid_before=laid_before, info=NEW_TURN, turn=nxt, phase=Phase.DRAW), ()
+    return [], next_state(s, hands=hands, melds=melds, pile=pile, ply=s.ply + 1, opened=opened,
+                          laid_before=laid_before, info=NEW_TURN, turn=nxt, phase=Phase.DRAW), ()
 
 
 NEW_TURN = TurnInfo()
