@@ -19,8 +19,10 @@ Our solver is measured three ways, each over the same ``--n`` hands (uniformly d
   (skeletons and live ranks, filled as patterns appear and bounded by ``TABLE_LIMIT``);
 - **warm**: the cold pass again with the same Solver (every answer cached: for reference).
 
-The construction of a Solver is timed apart, and so is a fresh Solver for every hand (the
-literal "nothing reused": construction included) over ``--n-fresh`` hands.
+Cold and no reuse are run twice: as a Solver is built, and after ``solver.compile_meld_table()``
+(every candidate meld of the deck judged once, a table of the ruleset that ``clear_caches`` keeps).
+The construction of a Solver and the table's compilation are timed apart, and so is a fresh Solver
+for every hand (the literal "nothing reused": construction included) over ``--n-fresh`` hands.
 
 CPU time (``time.process_time``; the C anchor's own ``clock()``), best of ``--repeat``, the sides
 interleaved.  Every answer of every side is compared with the anchor's on every hand; a
@@ -55,6 +57,8 @@ RANK_CHARS = "A23456789TJQK"
 """OpenSpiel's rank letters, in our rank order A..K."""
 SUIT_CHARS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 """Our suit symbols to OpenSpiel's suit letters."""
+WAYS = ("cold", "no reuse", "cold, table", "no reuse, table", "warm")
+"""Our ways of running the hands, as printed."""
 
 
 def full_deck(rs: Ruleset) -> list[Card]:
@@ -82,8 +86,7 @@ class Ours:
 
     def __init__(self, rs: Ruleset, hands: Sequence[Hand]) -> None:
         self.rs, self.hands = rs, hands
-        self.times: dict[str, float] = {"build": float("inf"), "cold": float("inf"), "no reuse": float("inf"),
-                                        "warm": float("inf")}
+        self.times: dict[str, float] = {name: float("inf") for name in (*WAYS, "build", "table")}
         self.answers: dict[str, list[int]] = {}
 
     def once(self) -> None:
@@ -105,9 +108,27 @@ class Ours:
             clear()
             bare.append(best_score(h))
         t5 = clock()
-        for name, t in (("build", t1 - t0), ("cold", t2 - t1), ("warm", t3 - t2), ("no reuse", t5 - t4)):
+        solver = Solver(self.rs)
+        t6 = clock()
+        solver.compile_meld_table()
+        t7 = clock()
+        best_score = solver.best_score
+        cold_table = [best_score(h) for h in self.hands]
+        t8 = clock()
+        solver = Solver(self.rs)
+        solver.compile_meld_table()
+        best_score, clear = solver.best_score, solver.clear_caches
+        t9 = clock()
+        bare_table = []
+        for h in self.hands:
+            clear()
+            bare_table.append(best_score(h))
+        t10 = clock()
+        for name, t in (("build", t1 - t0), ("cold", t2 - t1), ("warm", t3 - t2), ("no reuse", t5 - t4),
+                        ("table", t7 - t6), ("cold, table", t8 - t7), ("no reuse, table", t10 - t9)):
             self.times[name] = min(self.times[name], t)
-        self.answers.update({"cold": cold, "warm": warm, "no reuse": bare})
+        self.answers.update({"cold": cold, "warm": warm, "no reuse": bare, "cold, table": cold_table,
+                             "no reuse, table": bare_table})
 
     def fresh_per_hand(self, n: int) -> tuple[float, list[int]]:
         """A new Solver for each of the first ``n`` hands (construction included)."""
@@ -123,13 +144,14 @@ def report(label: str, ours: Ours, anchor: str, anchor_time: float, anchor_answe
     a = anchor_time * us
     print(f"\n{label}: {n:,} hands; {anchor} {a:.2f} us a hand ({n / anchor_time:,.0f} hands/s)")
     print(f"  Solver built in {ours.times['build'] * 1e3:.2f} ms ({ours.times['build'] * us:.2f} us a hand over the"
-          f" {n:,} if it were counted)")
+          f" {n:,} if it were counted); its meld table compiled in {ours.times['table'] * 1e3:.2f} ms"
+          f" ({ours.times['table'] * us:.2f} us a hand)")
     bad = 0
-    for name in ("cold", "no reuse", "warm"):
+    for name in WAYS:
         t = ours.times[name] * us
         wrong = [i for i, (x, y) in enumerate(zip(ours.answers[name], anchor_answers, strict=True)) if x != y]
         bad += len(wrong)
-        print(f"  ours {name:<9} {t:8.2f} us a hand  {t / a:6.2f}x the anchor's time"
+        print(f"  ours {name:<16} {t:8.2f} us a hand  {t / a:6.2f}x the anchor's time"
               f" (its speed {a / t:5.2f}x)  differs on {len(wrong)}")
         for i in wrong[:5]:
             print(f"    DIFFERS {ours.hands[i]}: ours {ours.answers[name][i]}, {anchor} {anchor_answers[i]}")

@@ -12,12 +12,13 @@ classes of wild cards that count alike.  Its questions:
 - :meth:`MeldGains.gain_value`: the gain alone, cached under a canonical form of the meld;
 - :meth:`MeldGains.positive`: a hand's candidates of positive gain, the input of every search.
 
-Its answers are cached (bounded by :class:`~loba_dsl.solver.calls.Calls`).
+Its answers are cached (bounded by :class:`~loba_dsl.solver.calls.Calls`); :meth:`MeldGains.compile_table`
+judges every candidate meld of the deck once, where they are few, into a table no cache clearing empties.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from loba_dsl.cards.deck import Card
@@ -28,6 +29,7 @@ from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.rounds import hand_table
 from loba_dsl.solver.calls import Calls
 from loba_dsl.solver.candidates import CandidateGenerator
+from loba_dsl.solver.meld_table import deck_candidates
 from loba_dsl.solver.multisets import Multiset
 from loba_dsl.solver.objective import Objective, round_objective
 from loba_dsl.solver.symmetry import SuitCanon, suit_symmetric
@@ -80,6 +82,10 @@ class MeldGains:
         self._value_by_meld: dict[Multiset, int | None] = calls.values({})
         self._swaps: dict[Multiset, Multiset] = calls.values({})
         self._class_naturals: dict[Multiset, frozenset[Card]] = calls.values({})
+        self._table: dict[Multiset, int | None] = {}
+        """Every candidate meld of the deck (as generated, and in canonical form) -> its gain, judged once
+        (:meth:`compile_table`; empty until then): a table of the ruleset, not a cache, so :meth:`Calls.clear
+        <loba_dsl.solver.calls.Calls.clear>` keeps it."""
         self._last_candidates: tuple[Multiset, bool, list[Multiset]] | None = None
         """The last hand's candidate melds, kept for the rest of one call (one generation per hand)."""
         calls.after_each(self._forget_call)
@@ -215,7 +221,7 @@ class MeldGains:
         return other.points
 
     def gain_value(self, meld: Multiset) -> int | None:
-        """Just the gain, cached under a canonical form of the meld.
+        """Just the gain, cached under a canonical form of the meld (or read from the meld table).
 
         A card that can only be wild in this meld (it matches neither the
         suit nor the rank of the meld's plain naturals) is interchangeable
@@ -225,10 +231,15 @@ class MeldGains:
         by_meld = self._value_by_meld
         if meld in by_meld:
             return by_meld[meld]
+        table = self._table
+        if meld in table:
+            return table[meld]
         key = self.canonical(meld)
         if self.canon is not None:
             key = self.canon(key)  # a meld's gain is the same under any renaming of the suits
-        if key in self._gain_values:
+        if key in table:
+            value = table[key]
+        elif key in self._gain_values:
             value = self._gain_values[key]
         else:
             g = self.gain(key)
@@ -236,6 +247,44 @@ class MeldGains:
             self._gain_values[key] = value
         by_meld[meld] = value
         return value
+
+    def compile_table(self) -> int:
+        """Judge every candidate meld of the whole deck once, into a table that every hand reads; how many.
+
+        Each meld is judged under its canonical form, as :meth:`gain_value`
+        would (the matcher's verdict and gain, once per form), and the table
+        keeps each meld as generated and each form, so a hand's candidates
+        are read without a reading, a renaming or a cache.  Where the deck's
+        candidates are too many (:data:`~loba_dsl.solver.meld_table.TABLE_MELDS`,
+        many wilds) nothing is built and 0 is returned.  Building it twice
+        does nothing more.
+        """
+        if self._table:
+            return len(self._table)
+        melds: list[Multiset] = []
+        for pooled in (False, True) if self.pool else (False,):
+            found = deck_candidates(self.generator, self.deck, pooled=pooled)
+            if found is None:
+                return 0
+            melds += found
+        table: dict[Multiset, int | None] = {}
+        with self.calls.running(None, "judging the ruleset's melds"):
+            for meld in melds:
+                key = self.canonical(meld)
+                if self.canon is not None:
+                    key = self.canon(key)
+                value = table.get(key, False)
+                if value is False:
+                    g = self.gain(key)
+                    value = table[key] = None if g is None else g[0]
+                table[meld] = value
+        self._table = table
+        return len(table)
+
+    @property
+    def table(self) -> Mapping[Multiset, int | None]:
+        """The meld table (:meth:`compile_table`): each meld, as generated and in canonical form, -> its gain."""
+        return self._table
 
     def known_gain_value(self, meld: Multiset) -> int | None:
         """:meth:`gain_value` of a meld of plain naturals (its own canonical form), read first from the cache."""
