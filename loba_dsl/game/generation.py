@@ -31,6 +31,9 @@ meld candidates from the solver's generator in one call (its C twin where built)
 SMALL_WILDS = 2
 
 
+_READINGS_KEPT = 8192
+"""The most answers :meth:`LegalGenerator.is_meld` keeps (past it, the kept ones are forgotten)."""
+
 _MOVES_KEPT = 4096
 """The most draws (discards) a generator keeps made (players' names are many on a server: past it, made anew)."""
 
@@ -79,6 +82,8 @@ class LegalGenerator:
         """Per (card, going up, room, kind): :meth:`_chain` (a deck's worth of keys at most)."""
         self._draws: dict[tuple[str, str], Draw] = {}
         self._discards: dict[tuple[str, Card], Discard] = {}
+        self._melds: dict[tuple[Card, ...], bool] = {}
+        """:meth:`is_meld`'s answers, by the cards (at most :data:`_READINGS_KEPT`)."""
 
     # ------------------------------------------------------------ the moves every turn lists again
 
@@ -166,7 +171,15 @@ class LegalGenerator:
                     yield m
 
     def is_meld(self, cards: tuple[Card, ...], clock: Clock) -> bool:
-        return self.matcher.match(cards, reasons=False, budget=clock).best is not None
+        """Whether the matcher reads ``cards`` as a meld of some kind (kept: a hand's candidates come back turn
+        after turn)."""
+        found = self._melds.get(cards)
+        if found is None:
+            found = self.matcher.match(cards, reasons=False, budget=clock).best is not None
+            if len(self._melds) >= _READINGS_KEPT:
+                self._melds.clear()
+            self._melds[cards] = found
+        return found
 
     # ------------------------------------------------------------ lay-offs
 

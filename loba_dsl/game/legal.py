@@ -42,7 +42,7 @@ from loba_dsl.game.state import Phase, RoundState
 from loba_dsl.rules.model import GoingOut, Ruleset, WildMove
 from loba_dsl.rules.model import LayOff as LayOffRule
 
-__all__ = ["LEGAL_BUDGET", "MOVE_LIMIT", "SMALL_HAND", "LegalGenerator", "TooManyMoves", "generate",
+__all__ = ["LEGAL_BUDGET", "MOVE_LIMIT", "SMALL_HAND", "LegalGenerator", "TooManyMoves", "draws", "generate",
            "generator_for"]
 
 MOVE_LIMIT = 20_000
@@ -71,7 +71,7 @@ def generate(rs: Ruleset, s: RoundState, budget: BudgetLike | Clock = None, limi
     given (melds and lay-offs up to the order of their cards and the ``as`` of their wilds).
     """
     if s.phase is not Phase.PLAY:
-        yield from _draws(rs, s)
+        yield from draws(rs, s)
         return
     moves = _moves(rs, s, _clock(budget))
     owed = referee.pile_card_owed(rs, s)
@@ -83,7 +83,8 @@ def generate(rs: Ruleset, s: RoundState, budget: BudgetLike | Clock = None, limi
                            "given move is legal instead (`move in table.legal()`)")
 
 
-def _draws(rs: Ruleset, s: RoundState) -> tuple[Move, ...]:
+def draws(rs: Ruleset, s: RoundState) -> tuple[Move, ...]:
+    """The legal draws of the player to move in ``s`` (phase ``draw``; none once the round is over), at once."""
     if s.phase is Phase.OVER:
         return ()
     player, draw = s.players[s.turn], generator_for(rs).draw

@@ -13,6 +13,7 @@ import random
 
 from loba_dsl.game.moves import Move
 from loba_dsl.game.players import PUT_DOWN
+from loba_dsl.game.state import Phase
 from loba_dsl.game.table import Table, UndoRefused
 
 __all__ = ["PUT_DOWN", "play_round"]
@@ -22,7 +23,7 @@ def play_round(table: Table, rng: random.Random, max_plies: int = 600, eager: fl
     """Play the current round on until it ends or ``max_plies`` moves were played; the moves played."""
     tabu: set[Move] = set()
     plies = 0
-    while table.state.phase.value != "over" and plies < max_plies:
+    while table.state.phase is not Phase.OVER and plies < max_plies:
         moves = [m for m in table.legal() if m not in tabu] if tabu else list(table.legal())
         if not moves:
             try:

@@ -9,7 +9,7 @@ in which phase, who has opened, and what the current turn has done so far
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace as dataclass_replace
 from enum import StrEnum
@@ -129,6 +129,49 @@ def _replacer(cls: type) -> Callable[..., Any]:
 
 
 _REPLACERS = {cls: _replacer(cls) for cls in _FIELDS}
+
+
+class _Factory:
+    """A field's default made by its factory (shown as the standard ``__init__`` shows it)."""
+
+    def __repr__(self) -> str:
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
+def slot_init(cls: type[T]) -> type[T]:
+    """Give a frozen dataclass with slots an ``__init__`` that sets each slot through its own descriptor, found
+    once, where the standard one asks ``object.__setattr__`` to find it by name per field (the same arguments,
+    defaults and factories; compiled from the field names alone).  For the values the referee makes per move."""
+    params, body = [], []
+    scope: dict[str, Any] = {"_FACTORY": _FACTORY}
+    for f in dataclass_fields(cls):  # type: ignore[arg-type]
+        n = f.name
+        scope[f"_set_{n}"] = cls.__dict__[n].__set__
+        if f.default is not MISSING:
+            scope[f"_default_{n}"] = f.default
+            params.append(f"{n}=_default_{n}")
+            body.append(f"    _set_{n}(self, {n})\n")
+        elif f.default_factory is not MISSING:
+            scope[f"_factory_{n}"] = f.default_factory
+            params.append(f"{n}=_FACTORY")
+            body.append(f"    _set_{n}(self, _factory_{n}() if {n} is _FACTORY else {n})\n")
+        else:
+            assert not any("=" in p for p in params), "a field without a default after one with"
+            params.append(n)
+            body.append(f"    _set_{n}(self, {n})\n")
+    text = f"def __init__(self, {', '.join(params)}):\n{''.join(body)}"
+    exec(compile(text, f"<init {cls.__name__}>", "exec"), scope)  # the field names only, never input
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[method-assign]
+    return cls
+
+
+for _cls in (RoundState, TurnInfo, TableMeld):
+    slot_init(_cls)
 
 next_state: Callable[..., RoundState] = _REPLACERS[RoundState]
 """``replace`` of a :class:`RoundState` (``next_state(s, ply=s.ply + 1)``), without the look-up by type: the

@@ -101,19 +101,32 @@ class LegalMoves:
         self._budget, self._limit = budget, limit
 
     def __iter__(self) -> Iterator[Move]:
-        s, rs, deck = self._state, self._rs, self._rs.deck
-        if self._auto and s.phase is Phase.DRAW and not s.stock and _can_reshuffle(rs, s):
-            yield Draw(s.players[s.turn], "stock", deck=deck)
-        if not self._table.partial and s.phase is not Phase.OVER and UNKNOWN not in s.hands[s.turn]:
-            # the generator's moves are legal by construction: each is vouched for to the table, which then
-            # takes it without checking its cards again (only this very object, only in this state)
-            vouched = self._table._vouched_for(s)
-            for mv in generated.generate(rs, s, self._budget, self._limit):
+        s = self._state
+        if s.phase is Phase.OVER:
+            return iter(())
+        table = self._table
+        if table.rounds[-1].unchecked is not None or UNKNOWN in s.hands[s.turn]:
+            return self._judged()
+        # the generator's moves are legal by construction: each is vouched for to the table, which then
+        # takes it without checking its cards again (only this very object, only in this state)
+        vouched = table._vouched_for(s)
+        rs = self._rs
+        if s.phase is Phase.DRAW:  # two draws at most, listed at once
+            draws = generated.draws(rs, s)
+            for mv in draws:
                 vouched[id(mv)] = mv
-                yield mv
-            return
-        if s.phase is not Phase.OVER and UNKNOWN in s.hands[s.turn]:
-            # a hand-dealt game: moves of the cards known to be held, each judged on the real state
+            if self._auto and not s.stock and _can_reshuffle(rs, s):
+                return iter((Draw(s.players[s.turn], "stock", deck=rs.deck), *draws))
+            return iter(draws)
+        return _vouching(generated.generate(rs, s, self._budget, self._limit), vouched)
+
+    def _judged(self) -> Iterator[Move]:
+        """The moves of a round that leaves cards unknown (a hand-dealt game), each judged on the real state."""
+        s, rs = self._state, self._rs
+        if self._auto and s.phase is Phase.DRAW and not s.stock and _can_reshuffle(rs, s):
+            yield Draw(s.players[s.turn], "stock", deck=rs.deck)
+        if UNKNOWN in s.hands[s.turn]:
+            # moves of the cards known to be held, each judged on the real state
             known = tuple(c for c in s.hands[s.turn] if c != UNKNOWN)
             view = replace(s, hands=(*s.hands[:s.turn], known, *s.hands[s.turn + 1:]))
             for mv in generated.generate(rs, view, self._budget, self._limit):
@@ -132,6 +145,13 @@ class LegalMoves:
         if self._auto and _reshuffle_first(self._rs, self._state, mv):
             return True
         return not self._table._judge(mv)[0]
+
+
+def _vouching(moves: Iterator[Move], vouched: dict[int, Move]) -> Iterator[Move]:
+    """``moves``, each vouched for to the table as it is given."""
+    for mv in moves:
+        vouched[id(mv)] = mv
+        yield mv
 
 
 def _can_reshuffle(rs: Ruleset, s: RoundState) -> bool:
@@ -362,7 +382,8 @@ class Table(BetweenRounds):
         Cards may be given by name (``Discard("Beto", "K♦")``).  ``ply``, where given, is the ply the
         move was chosen at: a move chosen on a state that has moved on since (a stale client) is refused.
         """
-        listed = self._listed(move)
+        state, vouched = self._vouched  # self._listed(move), inline: every move of random play asks it
+        listed = state is self.rounds[-1].states[-1] and vouched.get(id(move)) is move
         if not listed:
             move = resolve(self.rs, move)
         if ply is not None and ply != self.ply:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game.moves import Move
-from loba_dsl.game.state import RoundState
+from loba_dsl.game.state import RoundState, slot_init
 from loba_dsl.rules.model import Ruleset
 
 
@@ -53,6 +53,7 @@ class IllegalMove(LobaError):
         return self.reasons[0].rule
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something a move made happen, for the caller to show (``drew``, ``went_out``, ``round_over``...)."""
