@@ -74,13 +74,16 @@ class BestScores:
 
         It and the methods below run inside the hand's one call (:meth:`Calls.running
         <loba_dsl.solver.calls.Calls.running>`, opened by :meth:`best_score` on a miss): one budget for
-        the whole hand, whatever its parts.
+        the whole hand, whatever its parts.  They search live cards, which nearly always hold a meld
+        (:meth:`Searches.best_gain <loba_dsl.solver.searches.Searches.best_gain>`, without the quick
+        ``may_meld`` test of ``gain_of``, which a search of cards that make no meld does not need: it
+        finds no candidate and answers 0).
         """
         g = self.gains
         parts, jokers = g.generator.split(live)
         if jokers:
             return self._shared_out(parts, jokers)
-        gain_of = self.searches.gain_of
+        gain_of = self.searches.best_gain  # live cards: nearly always a meld, so no quick test first
         if len(parts) == 1:
             return gain_of(live)
         gains = self._live_gains
@@ -126,7 +129,7 @@ class BestScores:
         live = g.live(cards)
         if not live:
             return 0
-        gain_of = self.searches.gain_of
+        gain_of = self.searches.best_gain  # live cards: nearly always a meld, so no quick test first
         if len(live) == len(cards):
             return gain_of(cards)
         key = live if g.canon is None else g.canon.key(live)
