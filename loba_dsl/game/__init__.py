@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, str] = {
     "Match": "loba_dsl.game.match",
+    "RoundNeverEnds": "loba_dsl.game.match",
     "Discard": "loba_dsl.game.moves",
     "Draw": "loba_dsl.game.moves",
     "InvalidMove": "loba_dsl.game.moves",
@@ -81,6 +82,7 @@ __all__ = [
            "ReentryOffer",
            "ReplaceJoker",
            "Reshuffle",
+           "RoundNeverEnds",
            "RoundResult",
            "RoundState",
            "Scripted",
@@ -116,6 +118,7 @@ if not TYPE_CHECKING:  # type checkers see the imports below
 
 if TYPE_CHECKING:
     from loba_dsl.game.match import Match as Match
+    from loba_dsl.game.match import RoundNeverEnds as RoundNeverEnds
     from loba_dsl.game.moves import UNKNOWN as UNKNOWN
     from loba_dsl.game.moves import Discard as Discard
     from loba_dsl.game.moves import Draw as Draw

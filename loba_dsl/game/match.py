@@ -13,6 +13,13 @@ its result goes to the match rules (:mod:`loba_dsl.game.standings`, i.e.
 :mod:`loba_dsl.scoring.match_play`): eliminations, re-entries (offered to each eliminated player, who
 accepts or refuses), the target or the last player standing, the winner.  The next round is dealt to
 the players still in.  The table's record holds the decisions and the standings.
+
+A round that no player can ever go out of (docs/rules.md §7: the sources give it no end and no score, and
+we add no rule for it) is stopped as soon as :func:`~loba_dsl.game.stalemate.never_ends` proves it, between
+two turns, with :class:`RoundNeverEnds`: the round stays as played, unscored, and the match cannot go on
+(no rule deals a round after one that never ended; the players abandon the game, its record kept).  That is
+a setting of the driver (``stop_stalemates``, as the simulations' ``play_game`` has), not a game rule:
+without it the round is played on to ``max_plies`` moves, then stopped with a :class:`LobaError`.
 """
 
 from __future__ import annotations
@@ -22,16 +29,33 @@ from collections.abc import Mapping
 
 from loba_dsl.errors import LobaError
 from loba_dsl.game.moves import Move
-from loba_dsl.game.players import Player, RandomPlayer
+from loba_dsl.game.players import Player, RandomPlayer, blind
+from loba_dsl.game.stalemate import never_ends, provable, stuck_below
 from loba_dsl.game.standings import Standings
+from loba_dsl.game.state import Phase
 from loba_dsl.game.table import Table, UndoRefused
 from loba_dsl.rules.model import Ruleset
 
-__all__ = ["Match", "RandomPlayer"]
+__all__ = ["Match", "RandomPlayer", "RoundNeverEnds"]
 
 MAX_PLIES = 5_000
 """A round that has not ended after this many moves is stopped (a player that never goes out)."""
 MAX_ROUNDS = 500
+
+
+class RoundNeverEnds(LobaError):
+    """A round proved one that no player can ever go out of (:func:`~loba_dsl.game.stalemate.never_ends`),
+    stopped unscored by :meth:`Match.play_round` (docs/rules.md §7); the match cannot go on."""
+
+    code = "round-never-ends"
+
+    def __init__(self, round_number: int, ply: int, sizes: dict[str, int]) -> None:
+        self.round_number, self.ply, self.sizes = round_number, ply, dict(sizes)
+        held = ", ".join(f"{p} {n}" for p, n in sizes.items())
+        super().__init__(f"round {round_number} can never end (stopped at ply {ply}, unscored): every hand is too "
+                         f"small for a new meld ({held} cards) and no card still to be drawn fits a meld its "
+                         "holder may lay off onto, so nobody can go out; the rules give such a round no end and "
+                         "no score (docs/rules.md §7), so the match stops here, its record kept")
 
 
 class Match:
@@ -54,20 +78,34 @@ class Match:
     def standings(self) -> Standings:
         return self.table.standings()
 
-    def play_round(self, max_plies: int = MAX_PLIES) -> int:
+    def play_round(self, max_plies: int = MAX_PLIES, *, stop_stalemates: bool = True) -> int:
         """Play the current round to its end: each player moves when it is their turn.  The moves played.
 
         A move the player returns must be legal (it is refereed: :class:`~loba_dsl.game.referee.IllegalMove`
         otherwise).  A player left with no legal move by their own earlier moves this turn (a lay-down
         short of a requirement) has the last of them taken back and is not offered it again that turn.
+        A round proved never to end is stopped between two turns with :class:`RoundNeverEnds`
+        (``stop_stalemates``, see the module's doc); one that has not ended after ``max_plies`` moves, with a
+        :class:`~loba_dsl.errors.LobaError`.  A player that chooses without a view
+        (:class:`~loba_dsl.game.players.BlindPlayer`) is asked without one.
         """
         t = self.table
+        rs = t.rs
         tabu: set[Move] = set()
         plies = 0
-        while t.outcome() is None and t.state.phase.value != "over":
+        below = stuck_below(rs) if stop_stalemates and provable(rs) else 0
+        choosers = {name: blind(p) for name, p in self.players.items()}
+        new_turn = True
+        while t.outcome() is None and t.state.phase is not Phase.OVER:
+            if new_turn and below:
+                s = t.state
+                if max(map(len, s.hands)) < below and never_ends(rs, s):
+                    raise RoundNeverEnds(t.round_number, s.ply, dict(zip(s.players, map(len, s.hands),
+                                                                         strict=True)))
+            new_turn = False
             if plies >= max_plies:
                 raise LobaError(f"round {t.round_number} has not ended after {max_plies} moves")
-            legal = [m for m in t.legal() if m not in tabu]
+            legal = [m for m in t.legal() if m not in tabu] if tabu else list(t.legal())
             if not legal:
                 try:
                     tabu.add(t.undo())
@@ -78,12 +116,14 @@ class Match:
                 continue
             who = t.to_move
             assert who is not None
-            move = self.players[who].move(t.view(who), legal)
+            chooser = choosers.get(who)
+            move = chooser.choose(legal) if chooser is not None else self.players[who].move(t.view(who), legal)
             turn = t.state.turn
             t.play(move)
             plies += 1
             if t.state.turn != turn:
                 tabu.clear()
+                new_turn = True
         return plies
 
     def decide_reentries(self) -> None:

@@ -38,9 +38,26 @@ class Player(Protocol):
         ...
 
 
+@runtime_checkable
+class BlindPlayer(Protocol):
+    """A player whose choice reads no view (a random player): a table's driver may ask :meth:`choose` of it with
+    the legal moves alone, and build no :class:`~loba_dsl.game.view.PlayerView` for it.  Its ``move(view,
+    legal)`` must be ``choose(legal)``."""
+
+    def choose(self, legal: Sequence[Move]) -> Move:
+        """One of ``legal`` (never empty)."""
+        ...
+
+
+def blind(player: Player) -> BlindPlayer | None:
+    """``player`` where it chooses without a view (:class:`BlindPlayer`), else ``None`` (ask it once per round:
+    the check is a protocol's)."""
+    return player if isinstance(player, BlindPlayer) else None
+
+
 class RandomPlayer:
     """A random legal move, a put-down with probability ``eager`` where there is one; re-enters with
-    probability ``reenter_odds``."""
+    probability ``reenter_odds``.  It reads no view (a :class:`BlindPlayer`)."""
 
     def __init__(self, rng: random.Random | None = None, eager: float = 0.8, reenter_odds: float = 1.0) -> None:
         self.rng = rng if rng is not None else random.Random()
@@ -48,6 +65,9 @@ class RandomPlayer:
         self.reenter_odds = reenter_odds
 
     def move(self, view: PlayerView, legal: Sequence[Move]) -> Move:
+        return self.choose(legal)
+
+    def choose(self, legal: Sequence[Move]) -> Move:
         puts = [m for m in legal if m.op in PUT_DOWN]
         return self.rng.choice(puts) if puts and self.rng.random() < self.eager else self.rng.choice(legal)
 

@@ -40,7 +40,7 @@ from loba_dsl.game.state import Phase, RoundState, TurnInfo, replace
 from loba_dsl.rules.model import GoingOut, PileTake, Ruleset, StockExhausted, WildMove
 from loba_dsl.rules.model import LayOff as LayOffRule
 
-__all__ = ["never_ends", "put_down_at_most"]
+__all__ = ["never_ends", "provable", "put_down_at_most", "stuck_below"]
 
 CHECK_BUDGET = Budget(seconds=5.0)
 """The most one proof may take (a few hundred candidate lay-offs at most in practice)."""
@@ -52,6 +52,17 @@ def put_down_at_most(rs: Ruleset, hand_size: int) -> int:
     return hand_size + 1 if rs.turn.going_out is GoingOut.DISCARD_OPTIONAL else hand_size
 
 
+def stuck_below(rs: Ruleset) -> int:
+    """The hand size (at rest) below which a turn can put no new meld down (rule 2 of the module's doc): a
+    round whose every hand is smaller is worth :func:`never_ends`'s proof, another never is (0: no hand is,
+    the ruleset having no meld kind)."""
+    specs = generator_for(rs).specs
+    if not specs:
+        return 0
+    smallest = min(k.lo for k in specs)
+    return smallest - 1 if rs.turn.going_out is GoingOut.DISCARD_OPTIONAL else smallest
+
+
 def provable(rs: Ruleset) -> bool:
     """Whether the ruleset's turn rules let :func:`never_ends` prove anything (rule 1 of the module's doc)."""
     t = rs.turn
@@ -59,10 +70,30 @@ def provable(rs: Ruleset) -> bool:
             and t.going_out is not GoingOut.ONE_CARD_LEFT)
 
 
+PROOFS_KEPT = 1024
+"""The most answers :func:`never_ends` keeps per ruleset (past it, the kept ones are forgotten)."""
+
+
 def never_ends(rs: Ruleset, s: RoundState) -> bool:
-    """Whether round ``s`` (between two turns: its phase ``draw``) provably never ends: see the module's doc."""
+    """Whether round ``s`` (between two turns: its phase ``draw``) provably never ends: see the module's doc.
+
+    The proof reads the public table only (the players, the round, the melds, the hands' sizes, who has opened
+    or put cards down before): its answers are kept by those, as turn after turn of a long round asks again.
+    """
     if s.phase is not Phase.DRAW or not provable(rs):
         return False
+    key = (s.players, s.round_number, s.melds, tuple(map(len, s.hands)), s.opened, s.laid_before)
+    kept: dict[tuple[object, ...], bool] = rs.memo("stalemate-proofs", dict)
+    found = kept.get(key)
+    if found is None:
+        found = _never_ends(rs, s)
+        if len(kept) >= PROOFS_KEPT:
+            kept.clear()
+        kept[key] = found
+    return found
+
+
+def _never_ends(rs: Ruleset, s: RoundState) -> bool:
     g = generator_for(rs)
     smallest = min(k.lo for k in g.specs)
     limits = [put_down_at_most(rs, len(h)) for h in s.hands]

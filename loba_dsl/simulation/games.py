@@ -25,10 +25,9 @@ from typing import Any, overload
 
 from loba_dsl.bots import make_bot
 from loba_dsl.errors import LobaError
-from loba_dsl.game.legal import generator_for
 from loba_dsl.game.moves import Discard, Draw, Move, Reshuffle
-from loba_dsl.game.players import Player
-from loba_dsl.game.stalemate import never_ends, provable, put_down_at_most
+from loba_dsl.game.players import Player, blind
+from loba_dsl.game.stalemate import never_ends, provable, stuck_below
 from loba_dsl.game.state import Phase
 from loba_dsl.game.table import LegalMoves, Table, UndoRefused
 from loba_dsl.rules.model import Ruleset
@@ -187,32 +186,44 @@ def play_game(rs: Ruleset, bots: Sequence[str], seed: int, index: int, *, match:
 
 def _play_round(table: Table, players: dict[str, Player], seat: dict[str, int], max_plies: int,
                 stop_stalemates: bool = True) -> RoundFacts:
-    """Play the table's current round to its end (or ``max_plies`` moves, or a proved stalemate): its facts."""
+    """Play the table's current round to its end (or ``max_plies`` moves, or a proved stalemate): its facts.
+
+    A player that chooses without a view (:class:`~loba_dsl.game.players.BlindPlayer`, the random bot) is given
+    the legal moves as a list and no view is built for it; the others get their view and a :class:`LegalList`.
+    """
     tabu: set[Move] = set()
     plies = turns = 0
     stock_out = stalemate = False
     rs = table.rs
-    check = stop_stalemates and provable(rs)
-    smallest = min(k.lo for k in generator_for(rs).specs) if check else 0
+    # the proof is worth asking only under rules that allow one, and between turns once every hand is too small
+    # for a new meld (stalemate.stuck_below)
+    below = stuck_below(rs) if stop_stalemates and provable(rs) else 0
+    choosers = {name: blind(p) for name, p in players.items()}
     new_turn = True
     while table.state.phase is not Phase.OVER:
         if plies >= max_plies:
             break
-        if check and new_turn:
+        if new_turn and below:
             s = table.state
-            if all(put_down_at_most(rs, len(h)) < smallest for h in s.hands) and never_ends(rs, s):
+            if max(map(len, s.hands)) < below and never_ends(rs, s):
                 stalemate = True
                 break
         new_turn = False
-        legal = LegalList(table, tabu)
         who = table.to_move
         assert who is not None
-        try:
-            move = players[who].move(table.view(who), legal)
-        except (IndexError, LobaError):
-            if legal.any():
-                raise
-            move = None
+        chooser = choosers[who]
+        move: Move | None
+        if chooser is not None:
+            moves = [m for m in table.legal() if m not in tabu] if tabu else list(table.legal())
+            move = chooser.choose(moves) if moves else None
+        else:
+            legal = LegalList(table, tabu)
+            try:
+                move = players[who].move(table.view(who), legal)
+            except (IndexError, LobaError):
+                if legal.any():
+                    raise
+                move = None
         if move is None:  # no legal move: the player's own lay-down this turn fell short; take it back
             try:
                 tabu.add(table.undo())
@@ -224,9 +235,9 @@ def _play_round(table: Table, players: dict[str, Player], seat: dict[str, int], 
         turn = table.state.turn
         events = table.play(move)
         plies += 1
-        if isinstance(move, Draw):
+        if type(move) is Draw:
             turns += 1
-        if any(e.kind in ("reshuffle", "stock_out") for e in events):
+        if events and any(e.kind in ("reshuffle", "stock_out") for e in events):
             stock_out = True
         if table.state.turn != turn:
             tabu.clear()
