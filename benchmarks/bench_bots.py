@@ -13,7 +13,12 @@
 Each measure is the best of ``--runs``; the machine's load average is printed with them (a shared machine
 makes wall-time ratios noisy: read them with it).
 
-Run: ``python benchmarks/bench_bots.py [--rounds 40] [--runs 3] [--parallel 120] [--no-dask]``.
+``--rev REV`` also times measure 1 (the game driver and its anchor) at a commit of this repository, in a fresh
+interpreter per tree, the commit's and this checkout's runs interleaved (as ``bench_play.py --rev``), and prints
+them side by side; ``--random-only`` stops after measure 1.
+
+Run: ``python benchmarks/bench_bots.py [--rounds 40] [--runs 3] [--parallel 120] [--no-dask] [--rev REV]
+[--random-only]``.
 """
 
 from __future__ import annotations
@@ -56,6 +61,60 @@ def anchor_rounds(rounds: int, runs: int) -> float:
             play_round(table, random.Random(i), max_plies=3000)
         best = max(best, rounds / (time.process_time() - t))
     return best
+
+
+_RANDOM_CHILD = r"""
+import json, random, sys, time
+from loba_dsl.game import Table
+from loba_dsl.game.simulate import play_round
+from loba_dsl.rules.loading import load
+from loba_dsl.simulation.games import play_game
+
+rs = load("menos")
+players = ["Ana", "Beto", "Carla", "Dora"]
+rounds, run = int(sys.argv[1]), int(sys.argv[2])
+play_game(rs, ["random"] * 4, 999, 0, match=False)  # warm: a game of a seed no timed round has
+t = time.process_time()
+for i in range(rounds):
+    play_game(rs, ["random"] * 4, 1000 + run, i, match=False)
+driver = rounds / (time.process_time() - t)
+t = time.process_time()
+for i in range(rounds):
+    play_round(Table.deal(rs, players, players[-1], 1000 * run + i), random.Random(i), max_plies=3000)
+anchor = rounds / (time.process_time() - t)
+print(json.dumps({"driver": driver, "anchor": anchor}))
+"""
+
+
+def random_side_by_side(rev: str, rounds: int, runs: int) -> None:
+    """Measure 1 at commit ``rev`` and in this checkout, interleaved, each in a fresh interpreter."""
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    from bench_play import checkout
+
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    scratch = tempfile.mkdtemp(prefix="bench-bots-")
+    try:
+        trees = {rev: checkout(rev, scratch), "this checkout": here}
+        best: dict[str, dict[str, float]] = {}
+        for run in range(runs):
+            for name, tree in trees.items():
+                out = subprocess.run([sys.executable, "-c", _RANDOM_CHILD, str(rounds), str(run)], cwd=tree,
+                                     env={**os.environ, "PYTHONPATH": tree}, check=True, capture_output=True,
+                                     text=True).stdout
+                got = json.loads(out.splitlines()[-1])
+                kept = best.setdefault(name, got)
+                for key in got:
+                    kept[key] = max(kept[key], got[key])
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    first = best[rev]["driver"]
+    for name, b in best.items():
+        print(f"  {name:>14}: game driver {b['driver']:7.1f} rounds/CPU-s ({b['driver'] / first:.2f}x {rev}; "
+              f"target >= 100), anchor play_round {b['anchor']:7.1f}")
 
 
 def search_decision(rounds: int, **options: int) -> tuple[float, int]:
@@ -112,13 +171,22 @@ def main() -> None:
     ap.add_argument("--parallel", type=int, default=120, help="greedy rounds in the all-cores runs")
     ap.add_argument("--search-rounds", type=int, default=2)
     ap.add_argument("--no-dask", action="store_true")
+    ap.add_argument("--rev", help="a commit of this repository whose random-legal figures to print beside these")
+    ap.add_argument("--random-only", action="store_true", help="the random-legal figures only")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)")
-    load("menos")
+    play_game(load("menos"), ["random"] * 4, 999, 0, match=False)  # warm: a game of a seed no timed round has
     print(f"random-legal 4p menos, game driver : {cpu_rounds(['random'] * 4, args.rounds // 4 or 1, args.runs):7.1f} "
           "rounds/CPU-s (target >= 100)")
     print(f"random-legal 4p menos, anchor      : {anchor_rounds(args.rounds // 4 or 1, args.runs):7.1f} rounds/CPU-s "
           "(game.simulate.play_round)")
+    if args.rev:
+        print(f"random-legal 4p menos, {args.rounds // 4 or 1} rounds, best of {args.runs} interleaved runs "
+              "(CPU time, a fresh interpreter each):")
+        random_side_by_side(args.rev, args.rounds // 4 or 1, args.runs)
+    if args.random_only:
+        print(f"load average after: {os.getloadavg()[0]:.1f}")
+        return
     print(f"greedy 4p menos                    : {cpu_rounds(['greedy'] * 4, args.rounds, args.runs):7.1f} "
           "rounds/CPU-s (target >= 25)")
     per, n = search_decision(args.search_rounds, endgame=0)
