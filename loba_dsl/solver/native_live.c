@@ -7,7 +7,9 @@
  *   live_shape(cards) SuitCanon.key of those (the suits' integers of 4-bit rank counts sorted, then the
  *                     Jokers), () when none is live, None for SHAPE_LIMIT cards or more;
  *   split(live)       (parts, jokers) exactly as CandidateGenerator.split: the same parts, in the same
- *                     order, their cards in the same order.
+ *                     order, their cards in the same order;
+ *   scored_shape(cards, values)  (live_shape(cards), the sum of values over the cards): a best score's
+ *                     first reading of a hand (twin: loba_dsl.solver.scores.pure_scored_shape).
  * Liveness is computed per suit (a 16-bit field of ranks held) and per rank (copies and suits held by
  * set-natural cards), as the Python's packed integers are; the run lookups (CandidateGenerator's
  * _run_groups_of: per run shape, the unions of the held ranks of the windows a suit's wilds can fill)
@@ -399,6 +401,65 @@ done:
 }
 
 /* parts (disjoint cell masks): g joined with every part it meets, appended last (as the Python). */
+/* scored_shape(cards, values) -> (live_shape(cards), the sum of values[c] over every card c of cards):
+ * what a best score reads of a hand in one pass (its twin: loba_dsl.solver.scores.pure_scored_shape).
+ * values is a tuple of ints, one per card code; a sum past a long long is added up as Python ints. */
+static PyObject *tables_scored_shape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    LiveTables *T = (LiveTables *)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "scored_shape takes two arguments: the cards and the values by card code");
+        return NULL;
+    }
+    PyObject *values = args[1];
+    if (!PyTuple_Check(values) || PyTuple_GET_SIZE(values) < T->n_codes) {
+        PyErr_SetString(PyExc_TypeError, "values must be a tuple of one int per card code");
+        return NULL;
+    }
+    PyObject *seq = tuple_of_items(args[0], "cards must be a sequence");
+    if (seq == NULL) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *key = NULL, *total = NULL, *result = NULL;
+    int small[MAX_RANKS];  /* a key is made of fewer than shape_limit <= 16 cards */
+    int *codes = n <= MAX_RANKS ? small : PyMem_Malloc(sizeof(int) * (size_t)n);
+    if (codes == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (read_codes(T, items, n, codes) < 0) goto done;  /* each card read once */
+    long long sum = 0;
+    int wide = 0;          /* the sum left a long long: added up again as Python ints */
+    for (Py_ssize_t i = 0; i < n && !wide; i++) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(values, codes[i]), &overflow);
+        if (v == -1 && PyErr_Occurred()) goto done;
+        if (overflow || __builtin_add_overflow(sum, v, &sum)) wide = 1;
+    }
+    if (wide) {
+        total = PyLong_FromLong(0);
+        for (Py_ssize_t i = 0; total != NULL && i < n; i++)
+            Py_SETREF(total, PyNumber_Add(total, PyTuple_GET_ITEM(values, codes[i])));
+    } else {
+        total = PyLong_FromLongLong(sum);
+    }
+    if (total == NULL) goto done;
+    if (n >= T->shape_limit) {
+        key = Py_NewRef(Py_None);
+    } else {
+        Live L;
+        if (live_of(T, codes, n, &L) < 0) goto done;
+        key = L.any ? shape_tuple(T, codes, n, &L) : PyTuple_New(0);
+        if (key == NULL) goto done;
+    }
+    result = PyTuple_Pack(2, key, total);
+done:
+    if (codes != small) PyMem_Free(codes);
+    Py_XDECREF(key);
+    Py_XDECREF(total);
+    Py_DECREF(seq);
+    return result;
+}
+
 static void add_group(u128 *parts, int *n_parts, u128 g) {
     int k = 0;
     for (int i = 0; i < *n_parts; i++) {
@@ -649,6 +710,8 @@ static PyMethodDef tables_methods[] = {
      "live_shape(cards) -> SuitCanon.key of the live cards, () or None (CandidateGenerator.live_shape)"},
     {"split", (PyCFunction)(void (*)(void))tables_split, METH_FASTCALL,
      "split(live) -> (parts, jokers) (CandidateGenerator.split)"},
+    {"scored_shape", (PyCFunction)(void (*)(void))tables_scored_shape, METH_FASTCALL,
+     "scored_shape(cards, values, /) -> (live_shape(cards), sum of values[c] over the cards)"},
     {"key", (PyCFunction)(void (*)(void))tables_key, METH_FASTCALL,
      "key(cards, /) -> SuitCanon.key(cards), or None for shape_limit cards or more"},
     {"lookups", (PyCFunction)tables_lookups, METH_NOARGS, "lookups() -> how many run lookups are cached"},

@@ -471,6 +471,16 @@ def test_live_tables_bad_arguments() -> None:
         victim: list[Any] = []
         victim.extend([0, 1, Emptying(victim, 2)] + [3 + i for i in range(10)])
         answers_or_raises(lambda m=method, v=victim: m(v))  # type: ignore[misc]  # was a read of freed memory
+    values = tuple(range(gen.deck.n_codes))
+    for bad_values in (None, [0] * 60, values[:-1], (*values[:-1], "x"), (*values[:-1], 2**80), (Flip(0, 9),) * 60):
+        answers_or_raises(lambda v=bad_values: tables.scored_shape([0, 1, 52], v))  # type: ignore[misc]
+    for bad in (5, None, ["a"], [-1], [53], [2**70], [0, "x"], [Flip(0, 10_000)], [Flip(0, 10_000)] * 20):
+        answers_or_raises(lambda b=bad: tables.scored_shape(b, values))  # type: ignore[misc]
+    answers_or_raises(lambda: tables.scored_shape([0]))
+    answers_or_raises(lambda: tables.scored_shape([0], values, values))
+    victim = []
+    victim.extend([0, 1, Emptying(victim, 2)] + [3 + i for i in range(20)])
+    answers_or_raises(lambda v=victim: tables.scored_shape(v, values))  # type: ignore[misc]
     with pytest.raises(TypeError):
         type(tables)()
     make: Any = native_live.live_tables

@@ -33,6 +33,7 @@ from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.solver.api import Solver
 from loba_dsl.solver.candidates import CandidateGenerator
+from loba_dsl.solver.scores import pure_scored_shape
 from loba_dsl.solver.symmetry import SHAPE_LIMIT, SuitCanon, suit_symmetric
 
 try:
@@ -136,6 +137,13 @@ def random_hands(rs: Ruleset, rng: random.Random, n: int) -> list[list[Card]]:
     return out
 
 
+def values_of(gen: CandidateGenerator) -> list[tuple[int, ...]]:
+    """Per-card values to add up: small ones of both signs, and ones whose sum leaves a C long long."""
+    n = gen.deck.n_codes
+    return [tuple((7 * c) % 23 - 11 for c in range(n)), tuple(2**62 + c for c in range(n)),
+            tuple(-(2**70) * (c % 3) for c in range(n))]
+
+
 def assert_same(gen: CandidateGenerator, cards: list[Card] | tuple[Card, ...]) -> None:
     """The C twin and the Python methods give equal answers of the same types."""
     live = CandidateGenerator.live(gen, cards)
@@ -146,6 +154,12 @@ def assert_same(gen: CandidateGenerator, cards: list[Card] | tuple[Card, ...]) -
     assert got_shape == shape, cards
     if shape is not None:
         assert type(got_shape) is tuple and all(type(x) is int for x in got_shape), cards
+    tables = gen.native_live
+    assert tables is not None
+    for values in values_of(gen):
+        scored = tables.scored_shape(cards, values)
+        assert scored == (shape, sum(values[c] for c in cards)) == pure_scored_shape(gen, cards, values), cards
+        assert type(scored[1]) is int
     split = CandidateGenerator.split(gen, live)
     got_split = gen.split(live)
     assert got_split == split, (cards, live)
