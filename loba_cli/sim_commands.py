@@ -213,14 +213,21 @@ class Terminal:
 
 
 def _play_match(table: Any, person: Terminal, bots: dict[str, Any]) -> None:
-    """Play on until the match is over (or the person stops): bots move by themselves, events are told."""
-    from loba_dsl import format_event, match_text
+    """Play on until the match is over (or the person stops): bots move by themselves, events are told.
+
+    A round proved never to end (``loba_dsl.game.stalemate.never_ends``, docs/rules.md §7) is stopped there, as
+    ``Match.play_round`` stops it: unscored, the match over with it, the person told why.
+    """
+    from loba_dsl import RoundNeverEnds, format_event, match_text, proved_endless
 
     t = table
     rs = t.rs
     say = person.say
     while True:
         while t.state.phase.value != "over":
+            if proved_endless(rs, t.state):
+                say(RoundNeverEnds(t.round_number, t.state).message)
+                return
             who = t.to_move
             legal = list(t.legal())
             if not legal:

@@ -123,6 +123,8 @@ _EXPORTS: dict[str, str] = {  # name: "module" or "module:name there"
     "bot_names": "loba_dsl.bots",
     "make_bot": "loba_dsl.bots",
     "simulate": "loba_dsl.simulation",
+    "RoundNeverEnds": "loba_dsl.game.stalemate",
+    "proved_endless": "loba_dsl.game.stalemate",
     "SimReport": "loba_dsl.simulation",
     "simulation_text": "loba_dsl.simulation.text",
     "DiffReport": "loba_dsl.compare",
@@ -202,6 +204,7 @@ __all__ = [
     "ReentryOffer",
     "Resolver",
     "RoundFacts",
+    "RoundNeverEnds",
     "RoundScore",
     "Ruleset",
     "RulesetError",
@@ -251,6 +254,7 @@ __all__ = [
     "play_match",
     "play_match_sheet",
     "play_stats",
+    "proved_endless",
     "read_match",
     "read_record",
     "read_round",
@@ -342,6 +346,8 @@ if TYPE_CHECKING:
     from loba_dsl.game.replay import from_record as table_from_record
     from loba_dsl.game.replay import replay as replay
     from loba_dsl.game.replay import replay_text as replay_text
+    from loba_dsl.game.stalemate import RoundNeverEnds as RoundNeverEnds
+    from loba_dsl.game.stalemate import proved_endless as proved_endless
     from loba_dsl.game.view import turn_moves as turn_moves
     from loba_dsl.melds.check import CheckResult as CheckResult
     from loba_dsl.melds.check import check as check

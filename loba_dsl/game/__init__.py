@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 _EXPORTS: dict[str, str] = {
     "Match": "loba_dsl.game.match",
-    "RoundNeverEnds": "loba_dsl.game.match",
+    "RoundNeverEnds": "loba_dsl.game.stalemate",
     "Discard": "loba_dsl.game.moves",
     "Draw": "loba_dsl.game.moves",
     "InvalidMove": "loba_dsl.game.moves",
@@ -118,7 +118,6 @@ if not TYPE_CHECKING:  # type checkers see the imports below
 
 if TYPE_CHECKING:
     from loba_dsl.game.match import Match as Match
-    from loba_dsl.game.match import RoundNeverEnds as RoundNeverEnds
     from loba_dsl.game.moves import UNKNOWN as UNKNOWN
     from loba_dsl.game.moves import Discard as Discard
     from loba_dsl.game.moves import Draw as Draw
@@ -147,6 +146,7 @@ if TYPE_CHECKING:
     from loba_dsl.game.referee import Reason as Reason
     from loba_dsl.game.resume import TableCache as TableCache
     from loba_dsl.game.resume import TableSnapshot as TableSnapshot
+    from loba_dsl.game.stalemate import RoundNeverEnds as RoundNeverEnds
     from loba_dsl.game.standings import ReentryOffer as ReentryOffer
     from loba_dsl.game.standings import Standings as Standings
     from loba_dsl.game.state import Phase as Phase

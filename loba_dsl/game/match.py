@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from loba_dsl.errors import LobaError
 from loba_dsl.game.moves import Move
 from loba_dsl.game.players import Player, RandomPlayer, blind
-from loba_dsl.game.stalemate import never_ends, provable, stuck_below
+from loba_dsl.game.stalemate import RoundNeverEnds, proved_endless
 from loba_dsl.game.standings import Standings
 from loba_dsl.game.state import Phase
 from loba_dsl.game.table import Table, UndoRefused
@@ -41,21 +41,6 @@ __all__ = ["Match", "RandomPlayer", "RoundNeverEnds"]
 MAX_PLIES = 5_000
 """A round that has not ended after this many moves is stopped (a player that never goes out)."""
 MAX_ROUNDS = 500
-
-
-class RoundNeverEnds(LobaError):
-    """A round proved one that no player can ever go out of (:func:`~loba_dsl.game.stalemate.never_ends`),
-    stopped unscored by :meth:`Match.play_round` (docs/rules.md §7); the match cannot go on."""
-
-    code = "round-never-ends"
-
-    def __init__(self, round_number: int, ply: int, sizes: dict[str, int]) -> None:
-        self.round_number, self.ply, self.sizes = round_number, ply, dict(sizes)
-        held = ", ".join(f"{p} {n}" for p, n in sizes.items())
-        super().__init__(f"round {round_number} can never end (stopped at ply {ply}, unscored): every hand is too "
-                         f"small for a new meld ({held} cards) and no card still to be drawn fits a meld its "
-                         "holder may lay off onto, so nobody can go out; the rules give such a round no end and "
-                         "no score (docs/rules.md §7), so the match stops here, its record kept")
 
 
 class Match:
@@ -93,15 +78,11 @@ class Match:
         rs = t.rs
         tabu: set[Move] = set()
         plies = 0
-        below = stuck_below(rs) if stop_stalemates and provable(rs) else 0
         choosers = {name: blind(p) for name, p in self.players.items()}
         new_turn = True
         while t.outcome() is None and t.state.phase is not Phase.OVER:
-            if new_turn and below:
-                s = t.state
-                if max(map(len, s.hands)) < below and never_ends(rs, s):
-                    raise RoundNeverEnds(t.round_number, s.ply, dict(zip(s.players, map(len, s.hands),
-                                                                         strict=True)))
+            if new_turn and stop_stalemates and proved_endless(rs, t.state):
+                raise RoundNeverEnds(t.round_number, t.state)
             new_turn = False
             if plies >= max_plies:
                 raise LobaError(f"round {t.round_number} has not ended after {max_plies} moves")

@@ -33,6 +33,7 @@ from collections import Counter
 
 from loba_dsl.budget import Budget, Clock
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import LobaError
 from loba_dsl.game import referee
 from loba_dsl.game.generation import beside, generator_for
 from loba_dsl.game.moves import LayOff
@@ -40,7 +41,7 @@ from loba_dsl.game.state import Phase, RoundState, TurnInfo, replace
 from loba_dsl.rules.model import GoingOut, PileTake, Ruleset, StockExhausted, WildMove
 from loba_dsl.rules.model import LayOff as LayOffRule
 
-__all__ = ["never_ends", "provable", "put_down_at_most", "stuck_below"]
+__all__ = ["RoundNeverEnds", "never_ends", "provable", "proved_endless", "put_down_at_most", "stuck_below"]
 
 CHECK_BUDGET = Budget(seconds=5.0)
 """The most one proof may take (a few hundred candidate lay-offs at most in practice)."""
@@ -68,6 +69,33 @@ def provable(rs: Ruleset) -> bool:
     t = rs.turn
     return (t.stock_exhausted is StockExhausted.RESHUFFLE_DISCARDS and t.discard_pile_take is PileTake.TOP_CARD
             and t.going_out is not GoingOut.ONE_CARD_LEFT)
+
+
+class RoundNeverEnds(LobaError):
+    """A round proved one that no player can ever go out of, stopped unscored by a driver that stops such rounds
+    (:meth:`~loba_dsl.game.match.Match.play_round`, ``loba play``: docs/rules.md §7); the match cannot go on."""
+
+    code = "round-never-ends"
+
+    def __init__(self, round_number: int, s: RoundState) -> None:
+        self.round_number, self.ply = round_number, s.ply
+        self.sizes = dict(zip(s.players, map(len, s.hands), strict=True))
+        held = ", ".join(f"{p} {n}" for p, n in self.sizes.items())
+        super().__init__(f"round {round_number} can never end (stopped at ply {s.ply}, unscored): every hand is too "
+                         f"small for a new meld ({held} cards) and no card still to be drawn fits a meld its "
+                         "holder may lay off onto, so nobody can go out; the rules give such a round no end and "
+                         "no score (docs/rules.md §7), so the match stops here, its record kept")
+
+
+def proved_endless(rs: Ruleset, s: RoundState) -> bool:
+    """:func:`never_ends`, asked only where it can hold: rules that allow a proof (:func:`provable`), a state
+    between two turns, every hand below :func:`stuck_below` (a driver asks it at every turn: mostly no proof)."""
+    below: int = rs.memo("stalemate-below", _below, rs)
+    return below > 0 and s.phase is Phase.DRAW and max(map(len, s.hands)) < below and never_ends(rs, s)
+
+
+def _below(rs: Ruleset) -> int:
+    return stuck_below(rs) if provable(rs) else 0
 
 
 PROOFS_KEPT = 1024

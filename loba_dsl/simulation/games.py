@@ -27,7 +27,7 @@ from loba_dsl.bots import make_bot
 from loba_dsl.errors import LobaError
 from loba_dsl.game.moves import Discard, Draw, Move, Reshuffle
 from loba_dsl.game.players import Player, blind
-from loba_dsl.game.stalemate import never_ends, provable, stuck_below
+from loba_dsl.game.stalemate import proved_endless
 from loba_dsl.game.state import Phase
 from loba_dsl.game.table import LegalMoves, Table, UndoRefused
 from loba_dsl.rules.model import Ruleset
@@ -195,19 +195,14 @@ def _play_round(table: Table, players: dict[str, Player], seat: dict[str, int], 
     plies = turns = 0
     stock_out = stalemate = False
     rs = table.rs
-    # the proof is worth asking only under rules that allow one, and between turns once every hand is too small
-    # for a new meld (stalemate.stuck_below)
-    below = stuck_below(rs) if stop_stalemates and provable(rs) else 0
     choosers = {name: blind(p) for name, p in players.items()}
     new_turn = True
     while table.state.phase is not Phase.OVER:
         if plies >= max_plies:
             break
-        if new_turn and below:
-            s = table.state
-            if max(map(len, s.hands)) < below and never_ends(rs, s):
-                stalemate = True
-                break
+        if new_turn and stop_stalemates and proved_endless(rs, table.state):
+            stalemate = True
+            break
         new_turn = False
         who = table.to_move
         assert who is not None

@@ -74,3 +74,4 @@ def test_rounds_that_end_are_played_as_before() -> None:
         played_on.play_round(stop_stalemates=False)
         assert stopped.table.outcome() is not None
         assert stopped.table.record() == played_on.table.record()
+
