@@ -20,7 +20,19 @@ from loba_dsl.solver.multisets import Multiset
 from loba_dsl.solver.searches import Searches
 from loba_dsl.solver.symmetry import SHAPE_LIMIT
 
-__all__ = ["BestScores", "pure_scored_shape"]
+__all__ = ["SPLIT_FROM", "BestScores", "pure_scored_shape"]
+
+SPLIT_FROM = 17
+"""Live cards from this many on are split into parts no meld crosses (their Jokers shared out); fewer are
+searched whole.
+
+Parts make a large hand's search many small ones, and small parts recur from hand to hand; but a hand
+of a dozen live cards is searched whole in C in a few microseconds, less than the Python that splits it
+and shares its Jokers out.  Measured cold (a fresh Solver) by best_score: menos 10 cards 7.0 -> 5.4 us
+a hand, 16 cards 34 -> 26 us, 20 cards 85 -> 72 us; gin, ``uruguay`` (20 cards) and ``mas-pagat``
+(12 to 25 cards, whose wild 2s make one part anyway) the same within the noise.  Only where the C twins
+search (``Searches.native_light``); in pure Python every hand is split.
+"""
 
 
 def pure_scored_shape(generator: CandidateGenerator, cards: Sequence[Card], values: tuple[int, ...]
@@ -46,6 +58,9 @@ class BestScores:
         self._scored_shape: Callable[[Sequence[Card], tuple[int, ...]], tuple[tuple[int, ...] | None, int]] = (
             partial(pure_scored_shape, gains.generator) if twin is None else twin.scored_shape)
         """:func:`pure_scored_shape`, or its C twin."""
+        self._split_from = SPLIT_FROM if searches.native_light else 0
+        """Live cards searched whole below this many: in C, :data:`SPLIT_FROM`; in pure Python, none (its
+        searches are slower than the split: 10-card menos hands 28 us a hand in parts, 34 whole)."""
         self._live_gains: dict[tuple[int, ...], int] = self.calls.values({})
         """A hand's live cards (those some candidate meld may use), or a part of them (with Jokers to share) -> the
         best total gain of their melds (the best gain of those cards as a hand, either way).  Keyed by the cards
@@ -88,7 +103,8 @@ class BestScores:
         return objective.wrap(value) if objective.wrap is not None else value
 
     def _split_gain(self, live: Multiset) -> int:
-        """The best gain of a hand's live cards: the sum of its parts', or the best sharing of its Jokers.
+        """The best gain of a hand's live cards: searched whole (fewer than :data:`SPLIT_FROM`), else the sum of
+        its parts', or the best sharing of its Jokers among them.
 
         It and the methods below run inside the hand's one call (:meth:`Calls.running
         <loba_dsl.solver.calls.Calls.running>`, opened by :meth:`best_score` on a miss): one budget for
@@ -97,6 +113,8 @@ class BestScores:
         ``may_meld`` test of ``gain_of``, which a search of cards that make no meld does not need: it
         finds no candidate and answers 0).
         """
+        if len(live) < self._split_from:
+            return self.searches.best_gain(live)
         g = self.gains
         parts, jokers = g.generator.split(live)
         if jokers:
