@@ -122,7 +122,10 @@ def _moves(rs: Ruleset, s: RoundState, clock: Clock) -> Iterator[Move]:
             yield Meld(player, cards, deck=deck)
     if t.lay_off is not LayOffRule.NONE and s.melds:
         wilds = g.wild_pool(counts)
+        own_only = t.lay_off is not LayOffRule.ANY_MELDS
         for m in s.melds:
+            if own_only and m.owner != seat:
+                continue  # another's meld, where only one's own may be touched (the referee's table_moves._may_touch)
             if not wilds and counts.keys().isdisjoint(g.touching(m)):
                 continue  # no card of the hand touches it
             target, _ = referee.lay_off_target(rs, s, seat, m.number, why=False)
