@@ -21,14 +21,13 @@ of the deck.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
-    from dataclasses import dataclass
+    from dataclasses import dataclass, field
 else:
-    from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+    from loba_dsl.frozen import dataclass, field  # cheaper at import (issues 11 and 22)
 
 
 Card = int

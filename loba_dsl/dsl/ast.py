@@ -7,7 +7,6 @@ Every node carries a :class:`Pos` relative to the DSL text it came from
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import fields, is_dataclass, replace
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 if TYPE_CHECKING:
@@ -303,6 +302,8 @@ def without_positions(node: _Node) -> _Node:
     >>> without_positions(parse_formula("a + b")) == without_positions(parse_formula("a  +  b"))
     True
     """
+    from dataclasses import fields, is_dataclass, replace  # not on the start-up path (issue 22)
+
     if isinstance(node, Pos):
         return NOPOS  # type: ignore[return-value]
     if isinstance(node, tuple):

@@ -24,8 +24,6 @@ loba_dsl.rules.disk_cache.CacheEntryError: not a class of this package
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import enum
 import functools
 import importlib
@@ -33,14 +31,16 @@ import json
 import math
 import os
 import stat
-from collections.abc import Callable
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
 
+from loba_dsl.frozen import init_fields
 from loba_dsl.rules.model import Ruleset
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path as FilePath
+    from typing import Any
 
 __all__ = ["CacheEntryError", "cache_dir", "decode", "encode", "get", "put", "seal"]
 
@@ -186,6 +186,8 @@ def put(key: str, salt: str, digests: Digests, ruleset: Ruleset) -> None:
             f.write(data)
         os.replace(tmp, os.path.join(folder, f"{key}.json"))
     except OSError:
+        import contextlib  # only here: not on the start-up path (issue 22)
+
         with contextlib.suppress(OSError):
             os.unlink(tmp)
 
@@ -220,10 +222,22 @@ def encode(value: Any) -> Any:
     if isinstance(value, dict | MappingProxyType):
         pairs = [[encode(k), encode(v)] for k, v in value.items()]
         return {"dict" if isinstance(value, dict) else "mappingproxy": pairs}
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value) if f.init}
-        return {"dc": _class_name(type(value)), "f": fields}
+    names = _init_names(type(value))
+    if names is not None:
+        return {"dc": _class_name(type(value)), "f": {name: encode(getattr(value, name)) for name in names}}
     raise Unencodable(type(value).__qualname__)
+
+
+def _init_names(cls: type) -> tuple[str, ...] | None:
+    """The fields ``__init__`` takes, for a dataclass (None for any other class)."""
+    ours = init_fields(cls)  # a class of loba_dsl.frozen: answered without importing dataclasses
+    if ours is not None:
+        return ours[0]
+    if not hasattr(cls, "__dataclass_fields__"):
+        return None
+    import dataclasses
+
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 def decode(data: Any) -> Any:
@@ -284,8 +298,13 @@ def _class_name(cls: type) -> str:
 def _dataclass(name: str) -> tuple[type, frozenset[str], bool]:
     """The dataclass, its ``__init__``'s fields, and whether setting those is all its ``__init__`` does."""
     cls = _class(name)
-    if not dataclasses.is_dataclass(cls):
+    ours = init_fields(cls)  # a class of loba_dsl.frozen: answered without importing dataclasses
+    if ours is not None:
+        return cls, frozenset(ours[0]), ours[1]
+    if not hasattr(cls, "__dataclass_fields__"):
         raise CacheEntryError("not a dataclass")
+    import dataclasses
+
     fields = dataclasses.fields(cls)
     plain = all(f.init for f in fields) and not hasattr(cls, "__post_init__")
     return cls, frozenset(f.name for f in fields if f.init), plain
@@ -311,6 +330,6 @@ def _class(name: Any) -> type:
     cls = getattr(importlib.import_module(module), qualname, None)
     if not isinstance(cls, type) or cls.__module__ != module:
         raise CacheEntryError("not a class of this package")
-    if not (dataclasses.is_dataclass(cls) or issubclass(cls, enum.Enum)):
+    if not (issubclass(cls, enum.Enum) or init_fields(cls) is not None or hasattr(cls, "__dataclass_fields__")):
         raise CacheEntryError("neither a dataclass nor an enum")
     return cls

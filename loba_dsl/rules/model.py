@@ -11,7 +11,6 @@ pay for YAML, JSON Schema and Lark again.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -20,12 +19,12 @@ from loba_dsl.dsl import ast as A
 from loba_dsl.errors import Location
 
 if TYPE_CHECKING:
-    from dataclasses import dataclass
+    from dataclasses import dataclass, field
 
     from loba_dsl.cards.notation import Notation
     from loba_dsl.dsl.predicates import Table
-else:  # the same classes, built for less at import (issue 11)
-    from loba_dsl.frozen import dataclass
+else:  # the same classes, built for less at import (issues 11 and 22)
+    from loba_dsl.frozen import dataclass, field
 
 T = TypeVar("T")
 

@@ -98,7 +98,7 @@ def test_copies_and_pickles_and_stays_frozen(cls: Any) -> None:
         del a.tags
 
 
-def test_a_field_not_in_init_goes_to_the_standard_decorator() -> None:
+def test_a_field_not_in_init_takes_no_parameter() -> None:
     class Counted:
         x: int
         n: int = dataclasses.field(default=0, init=False)
@@ -106,3 +106,122 @@ def test_a_field_not_in_init_goes_to_the_standard_decorator() -> None:
     made: Any = dataclass(frozen=True)(Counted)
     assert made(4).n == 0
     assert str(inspect.signature(made)) == "(x: 'int') -> None"
+
+
+def _memoised() -> type:
+    """The shape of the ruleset model's ``Ruleset``: no generated ``__eq__`` or ``__repr__``, a field left
+    out of ``__init__`` with a factory, its own ``__repr__`` and pickling state, a ``__post_init__``."""
+
+    class Memoised:
+        name: str
+        table: dict[str, int] = dataclasses.field(default_factory=dict)
+        memo: dict[str, int] = dataclasses.field(default_factory=dict, init=False, repr=False)
+
+        def __post_init__(self) -> None:
+            self.memo["made"] = len(self.table)
+
+        def __repr__(self) -> str:
+            return f"<Memoised {self.name}>"
+
+        def __getstate__(self) -> dict[str, Any]:
+            return {"name": self.name, "table": self.table, "memo": {}}
+
+        def __setstate__(self, state: dict[str, Any]) -> None:
+            self.__dict__.update(state)
+
+    return Memoised
+
+
+def test_no_generated_eq_or_repr_and_a_field_left_out_of_init_as_the_standard() -> None:
+    fast, std = _both(_memoised, eq=False, repr=False)
+    assert fast.__doc__ == std.__doc__ and str(inspect.signature(fast)) == str(inspect.signature(std))
+    a, b = fast("x", {"k": 1}), std("x", {"k": 1})
+    assert vars(a) == vars(b) == {"name": "x", "table": {"k": 1}, "memo": {"made": 1}}
+    assert repr(a) == "<Memoised x>" and a != fast("x", {"k": 1}) and hash(a) == object.__hash__(a)
+    assert "__eq__" not in vars(fast) and "__hash__" not in vars(fast)
+    assert [(f.name, f.init) for f in dataclasses.fields(fast)] == [(f.name, f.init) for f in dataclasses.fields(std)]
+    assert vars(copy.copy(a)) == {"name": "x", "table": {"k": 1}, "memo": {}}  # its own pickling state
+    assert repr(fast.__dataclass_params__) == repr(std.__dataclass_params__)
+
+
+def _options() -> type:
+    class Options:
+        """Written by hand."""
+
+        name: str
+        weight: float = dataclasses.field(default=1.0, compare=False)
+        note: str = dataclasses.field(default="", repr=False, hash=False)
+        limit: int | None = dataclasses.field(default=None, kw_only=True, metadata={"unit": "s"})
+        self: int = dataclasses.field(default=0, kw_only=True)
+
+    return Options
+
+
+@pytest.mark.parametrize("slots", [True, False])
+def test_field_options_as_the_standard(slots: bool) -> None:
+    fast, std = _both(_options, slots=slots)
+    assert fast.__doc__ == std.__doc__ == "Written by hand."
+    assert str(inspect.signature(fast)) == str(inspect.signature(std))
+    assert fast.__match_args__ == std.__match_args__ == ("name", "weight", "note")
+    a, b = fast("x", 2.0, "n", limit=3, self=4), std("x", 2.0, "n", limit=3, self=4)
+    assert repr(a).replace(fast.__qualname__, "C") == repr(b).replace(std.__qualname__, "C")
+    assert hash(a) == hash(b) and a == fast("x", 9.0, "n", limit=3, self=4)  # weight is not compared
+    assert dataclasses.fields(fast)[3].metadata == {"unit": "s"}
+    assert dataclasses.asdict(a) == dataclasses.asdict(b)
+    assert dataclasses.replace(a, limit=5).limit == 5
+
+
+def test_a_docstring_names_keyword_only_fields_as_the_standard() -> None:
+    def make() -> type:
+        class Keyed:
+            x: int
+            y: tuple[int, ...] = dataclasses.field(default_factory=tuple, kw_only=True)
+
+        return Keyed
+
+    fast, std = _both(make, slots=True)
+    assert fast.__doc__ == std.__doc__ == "Keyed(x: 'int', *, y: 'tuple[int, ...]' = <factory>)"
+
+
+def test_what_the_standard_decorator_refuses_it_still_refuses() -> None:
+    class Mutable:
+        items: list[int] = []  # noqa: RUF012
+
+    class Misordered:
+        x: int = 0
+        y: int
+
+    with pytest.raises(ValueError, match="mutable default"):
+        dataclass(frozen=True)(Mutable)
+    with pytest.raises(TypeError, match="non-default argument 'y' follows default argument"):
+        dataclass(frozen=True)(Misordered)
+
+
+_NO_DATACLASSES = """
+from __future__ import annotations
+import sys
+from loba_dsl.frozen import dataclass, field
+@dataclass(frozen=True, slots=True)
+class P:
+    x: int
+    y: tuple[int, ...] = field(default_factory=tuple)
+@dataclass(frozen=True, eq=False)
+class Q:
+    x: int
+    def __post_init__(self):
+        object.__setattr__(self, "seen", True)
+p, q = P(1), Q(2)
+assert (p, hash(p), p == P(1), q.seen) == (P(1, ()), hash((1, ())), True, True)
+assert P.__doc__ == "P(x: 'int', y: 'tuple[int, ...]' = <factory>)"
+print("dataclasses" in sys.modules, "inspect" in sys.modules)
+"""
+
+
+def test_classes_are_built_and_used_without_importing_dataclasses() -> None:
+    """Issue 22: building, instantiating, comparing, hashing and showing import neither dataclasses nor
+    inspect (both a large share of a start-up)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _NO_DATACLASSES], capture_output=True, text=True, check=False)
+    assert done.stderr == "" and done.stdout.split() == ["False", "False"]
