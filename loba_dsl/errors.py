@@ -33,9 +33,11 @@ else:
 
 
 # C0 controls except tab and newline, DEL, C1 controls, and lone surrogates (which cannot be encoded).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
 # On one line (a source line, a file name) a newline or a carriage return is out of place too.
-_CONTROL_IN_LINE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_IN_LINE = "[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]"
+# Patterns, compiled (by re's own cache) when first used rather than at import: a start-up that shows no
+# message compiles neither (issue 22).
 
 
 def clean(text: str) -> str:
@@ -44,7 +46,7 @@ def clean(text: str) -> str:
     >>> clean("bad\x1b[31m name\x07")
     'bad[31m name'
     """
-    return _CONTROL.sub("", text)
+    return re.sub(_CONTROL, "", text)
 
 
 def clean_line(text: str) -> str:
@@ -55,7 +57,7 @@ def clean_line(text: str) -> str:
     >>> clean_line("a\x1bb\rc") == "a\ufffdb\ufffdc"
     True
     """
-    return _CONTROL_IN_LINE.sub("\ufffd", text)
+    return re.sub(_CONTROL_IN_LINE, "\ufffd", text)
 
 
 class Said(str):
@@ -314,7 +316,7 @@ class LobaErrors(LobaError):
         return all(isinstance(e, InputError) for e in self.errors)
 
 
-_LINE_BREAK = re.compile("\r\n|\r|\n")
+_LINE_BREAK = "\r\n|\r|\n"
 
 
 def decode_utf8(data: bytes, source: str, *, error: type[LobaError] = InputError, offset: int = 0,
@@ -336,8 +338,8 @@ def decode_utf8(data: bytes, source: str, *, error: type[LobaError] = InputError
         return data[bom:].decode("utf-8")
     except UnicodeDecodeError as exc:
         at = bom + exc.start
-        before = _LINE_BREAK.split(data[bom:at].decode("utf-8"))
-        after = _LINE_BREAK.split(data[at:].decode("utf-8", "replace"), maxsplit=1)[0]
+        before = re.split(_LINE_BREAK, data[bom:at].decode("utf-8"))
+        after = re.split(_LINE_BREAK, data[at:].decode("utf-8", "replace"), maxsplit=1)[0]
         location = Location(source, first_line + len(before) - 1, len(before[-1]) + 1, text=before[-1] + after)
         raise error(said("not UTF-8 text (bad byte 0x{byte:02x} at byte offset {offset})", byte=data[at],
                          offset=offset + at), location=location,

@@ -1,29 +1,30 @@
-"""``dataclass(frozen=True)`` without importing :mod:`dataclasses` (issues 11 and 22: start-up).
+"""``dataclass`` without importing :mod:`dataclasses` (issues 11 and 22: start-up).
 
 The standard module brings :mod:`inspect` (and with it ``ast``, ``dis``, ``tokenize``), ``copy`` and
 ``re``: a large share of a ``loba check`` start-up, before a single class is decorated; then it compiles
-six small functions per frozen class.  :func:`dataclass` here builds the same class for the options this
-package uses (``frozen=True`` with ``slots``, ``eq``, ``repr``; fields with ``default``,
-``default_factory``, ``init``, ``repr``, ``compare``, ``hash``, ``kw_only``, ``metadata``;
-``__post_init__``) and imports nothing:
+several small functions per class.  :func:`dataclass` here builds the same class for the options this
+package uses (``frozen``, ``slots``, ``eq``, ``repr``; fields with ``default``, ``default_factory``,
+``init``, ``repr``, ``compare``, ``hash``, ``kw_only``, ``metadata``; ``__post_init__``) and imports
+nothing:
 
-- ``__eq__``, ``__hash__``, ``__repr__``, the frozen ``__setattr__``/``__delattr__`` and (with slots)
-  the pickling state are closures over the field names, computing what the standard ones compute, and
-  set where the standard decorator would set them (never over a method the class writes itself);
+- ``__eq__``, ``__hash__``, ``__repr__``, the frozen ``__setattr__``/``__delattr__`` and (frozen, with
+  slots) the pickling state are closures over the field names, computing what the standard ones compute,
+  and set where the standard decorator would set them (never over a method the class writes itself);
 - ``__init__`` is written the first time it is used (an instance made, or ``Class.__init__`` read, as
   :func:`inspect.signature` does): a class never instantiated in a run never gets one.  It is a code
   object compiled once per number of parameters from a fixed template (the text holds no name of any
   class or field), then given the class's parameter and field names with :meth:`types.CodeType.replace`:
-  no field name, let alone input, is ever parsed;
+  no field name, let alone input, is ever parsed.  With slots it sets each slot through the slot's own
+  descriptor, found once (``object.__setattr__`` would look it up by name at every call);
 - ``__dataclass_fields__`` and ``__dataclass_params__`` are the standard module's own objects, made the
   first time something asks (``dataclasses.fields``, ``replace``, ``asdict``, ``is_dataclass``, a
-  dataclass subclass): only then is :mod:`dataclasses` imported.  :func:`init_fields` answers the disk
-  cache's question (which fields ``__init__`` takes, and whether setting them is all it does) without it.
+  dataclass subclass): only then is :mod:`dataclasses` imported.  :func:`init_fields`,
+  :func:`field_names` and :func:`replace` answer this package's own questions without it.
 
-Anything else (``order``, ``unsafe_hash``, ``kw_only`` or ``match_args`` options, a class that is not
-frozen, a ``ClassVar``, ``InitVar`` or ``KW_ONLY`` annotation, annotations that are not strings, a
-dataclass base, a metaclass, a mutable default, a misordered default) goes to
-:func:`dataclasses.dataclass` unchanged, which builds it or says what is wrong.
+Anything else (``order``, ``unsafe_hash``, ``init``, ``kw_only`` or ``match_args`` options, a
+``ClassVar``, ``InitVar`` or ``KW_ONLY`` annotation, annotations that are not strings, a dataclass base,
+a ``__setattr__`` of the class's or a base's own, a metaclass, a mutable default, a misordered default)
+goes to :func:`dataclasses.dataclass` unchanged, which builds it or says what is wrong.
 
 Modules import it as ``dataclass`` (and ``field``) at run time only; type checkers see the standard ones::
 
@@ -54,13 +55,15 @@ from types import CellType, CodeType, FunctionType
 TYPE_CHECKING = False  # typing's own flag, without importing typing (mypy and ruff read the name)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import Any
+    from typing import Any, TypeVar
 
-__all__ = ["dataclass", "field", "init_fields"]
+    T = TypeVar("T")
+
+__all__ = ["dataclass", "field", "field_names", "init_fields", "replace"]
 
 _FAST_OPTIONS = frozenset(["frozen", "slots", "eq", "repr"])
 _NOT_OURS = ("ClassVar", "InitVar", "KW_ONLY")  # annotations only the standard decorator reads
-_SET, _HOOK = "__loba_set__", "__loba_hook__"  # the template's free variables
+_SET, _HOOK = "__loba_set__", "__loba_hook__"  # the template's free variables (__loba_set__0, ... with slots)
 _CLOSURES = ("_repr.", "_eq.", "_hash.", "_frozen_setattr.", "_frozen_delattr.", "_getstate.", "_setstate.")
 
 
@@ -162,11 +165,46 @@ def dataclass(cls: type | None = None, /, **options: Any) -> Any:
 def init_fields(cls: type) -> tuple[tuple[str, ...], bool] | None:
     """For a class built here: the fields its ``__init__`` takes, and whether setting them is all it does
     (no factory, no field left out of ``__init__``, no ``__post_init__``); None for any other class."""
+    layout = _layout(cls)
+    if layout is None:
+        return None
+    return layout.init_names, not layout.hooked and len(layout.init_names) == len(layout.fields)
+
+
+def field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields, in order (``[f.name for f in dataclasses.fields(cls)]``), answered
+    without importing :mod:`dataclasses` for a class built here."""
+    layout = _layout(cls)
+    if layout is not None:
+        return tuple(f.name for f in layout.fields)
+    import dataclasses
+
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """:func:`dataclasses.replace`, without importing it for an instance of a class built here."""
+    layout = _layout(type(obj))
+    if layout is None:
+        import dataclasses
+
+        replaced: T = dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+        return replaced
+    for f in layout.fields:
+        if not f.init:
+            if f.name in changes:
+                raise ValueError(f"field {f.name} is declared with init=False, it cannot be specified with replace()")
+        elif f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    new: T = obj.__class__(**changes)
+    return new
+
+
+def _layout(cls: type) -> _Layout | None:
     for klass in cls.__mro__:
         layout = _STANDARD_CLASSES.get(klass)
         if layout is not None:
-            plain = not layout.hooked and len(layout.init_names) == len(layout.fields)
-            return layout.init_names, plain
+            return layout
     return None
 
 
@@ -194,9 +232,9 @@ def _theirs(value: Any) -> Any:
 
 def _build(cls: type, options: dict[str, Any]) -> type | None:
     """``cls`` built as the standard decorator builds it, or None where that is its business (see the module)."""
-    if options.get("frozen") is not True or not _FAST_OPTIONS.issuperset(options) or type(cls) is not type:
+    if not _FAST_OPTIONS.issuperset(options) or type(cls) is not type:
         return None
-    slots = bool(options.get("slots", False))
+    frozen, slots = bool(options.get("frozen", False)), bool(options.get("slots", False))
     eq, show = bool(options.get("eq", True)), bool(options.get("repr", True))
     if any("__dataclass_fields__" in vars(base) or base in _STANDARD_CLASSES for base in cls.__mro__[1:]):
         return None
@@ -204,11 +242,13 @@ def _build(cls: type, options: dict[str, Any]) -> type | None:
         return None
     if any(name in cls.__dict__ for name in ("__setattr__", "__delattr__", "__init__", "__new__")):
         return None  # refused for a frozen class, or a signature (and docstring) of the class's own making
+    if any("__setattr__" in vars(c) for c in cls.__mro__[1:-1]):
+        return None  # ``__init__`` sets the fields with ``object.__setattr__``: only where that is what ``=`` does
     fields = _fields(cls)
     if fields is None:
         return None
     layout = _Layout(fields, options, hasattr(cls, "__post_init__"))
-    if any(f.name in (_SET, _HOOK) for f in fields):
+    if any(f.name.startswith("__loba_") for f in fields):
         return None
     seen_default = False
     for f in layout.positional:
@@ -235,7 +275,7 @@ def _build(cls: type, options: dict[str, Any]) -> type | None:
             methods["__eq__"] = _eq(_key(compared))
         class_hash = own.get("__hash__", MISSING)
         if class_hash is MISSING or (class_hash is None and "__eq__" in own):  # no hash of its own
-            methods["__hash__"] = _hash(_key(tuple(f.name for f in fields if f.hashed())))
+            methods["__hash__"] = _hash(_key(tuple(f.name for f in fields if f.hashed()))) if frozen else None
     if "__match_args__" not in own:
         methods["__match_args__"] = tuple(f.name for f in layout.positional)
     if sys.version_info >= (3, 13) and "__replace__" not in own:
@@ -252,10 +292,10 @@ def _build(cls: type, options: dict[str, Any]) -> type | None:
         qualname = cls.__qualname__
         cls = type(cls.__name__, cls.__bases__, body)
         cls.__qualname__ = qualname
-    for name, value in (("__setattr__", _frozen_setattr(cls, frozenset(names))),
-                        ("__delattr__", _frozen_delattr(cls, frozenset(names)))):
-        setattr(cls, name, value)
-    if slots:  # as the standard decorator does for a frozen class with slots, so that copy and pickle work
+    if frozen:
+        cls.__setattr__ = _frozen_setattr(cls, frozenset(names))  # type: ignore[method-assign,assignment]
+        cls.__delattr__ = _frozen_delattr(cls, frozenset(names))  # type: ignore[method-assign,assignment]
+    if frozen and slots:  # as the standard decorator does for a frozen class with slots, so that copy and pickle work
         for name, value in (("__getstate__", _getstate(names)), ("__setstate__", _setstate(names))):
             if name not in cls.__dict__:
                 setattr(cls, name, value)
@@ -373,20 +413,23 @@ class _LazyInit:
         return init if instance is None else init.__get__(instance, owner)
 
 
-_TEMPLATES: dict[tuple[int, bool], CodeType] = {}
+_TEMPLATES: dict[tuple[int, bool, bool], CodeType] = {}
 
 
-def _template(count: int, hooked: bool) -> CodeType:
-    """The code of an ``__init__`` taking ``count`` values, each set on the instance, then (``hooked``) one
-    call with the instance: compiled once per shape, from a text made of numbers only."""
-    key = (count, hooked)
+def _template(count: int, hooked: bool, by_slot: bool) -> CodeType:
+    """The code of an ``__init__`` taking ``count`` values, each set on the instance (``by_slot``: by its
+    slot's own descriptor, found once, rather than by ``object.__setattr__`` finding it by name per call),
+    then (``hooked``) one call with the instance: compiled once per shape, from a text made of numbers only."""
+    key = (count, hooked, by_slot)
     code = _TEMPLATES.get(key)
     if code is None:
         params = "".join(f", a{i}" for i in range(count))
-        lines = [f"        {_SET}(self, 'f{i}', a{i})\n" for i in range(count)]
+        setters = [f"{_SET}{i}" for i in range(count)] if by_slot else [_SET]
+        lines = [f"        {_SET}{i}(self, a{i})\n" if by_slot else f"        {_SET}(self, 'f{i}', a{i})\n"
+                 for i in range(count)]
         if hooked:
             lines.append(f"        {_HOOK}(self)\n")
-        text = (f"def outer({_SET}, {_HOOK}):\n    def __init__(self{params}):\n"
+        text = (f"def outer({', '.join([*setters, _HOOK])}):\n    def __init__(self{params}):\n"
                 + ("".join(lines) or "        pass\n") + "    return __init__\n")
         module = compile(text, "<loba_dsl.frozen template>", "exec")
         outer = next(c for c in module.co_consts if isinstance(c, CodeType))
@@ -398,7 +441,8 @@ def _template(count: int, hooked: bool) -> CodeType:
 def _init(cls: type, layout: _Layout) -> Any:
     """``cls``'s ``__init__``: the template given its parameter and field names, defaults and hook."""
     params = layout.positional + layout.keyword
-    code = _template(len(params), layout.hooked)
+    by_slot = bool(layout.options.get("slots"))
+    code = _template(len(params), layout.hooked, by_slot)
     names = {f"f{i}": f.name for i, f in enumerate(params)}
     qualname = f"{cls.__qualname__}.__init__"
     code = code.replace(
@@ -406,6 +450,8 @@ def _init(cls: type, layout: _Layout) -> Any:
         co_consts=tuple(names.get(c, c) if isinstance(c, str) else c for c in code.co_consts),
         co_argcount=1 + len(layout.positional), co_kwonlyargcount=len(layout.keyword), co_qualname=qualname)
     cells = {_SET: CellType(object.__setattr__), _HOOK: CellType(_hook(layout) if layout.hooked else None)}
+    if by_slot:
+        cells.update((f"{_SET}{i}", CellType(cls.__dict__[f.name].__set__)) for i, f in enumerate(params))
     module = sys.modules.get(cls.__module__)
     init = FunctionType(code, module.__dict__ if module is not None else {"__name__": cls.__module__}, "__init__",
                         tuple(_default(f) for f in layout.positional if _defaulted(f)) or None,

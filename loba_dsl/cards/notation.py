@@ -31,7 +31,6 @@ locates every bad token at once.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -48,9 +47,9 @@ else:
 __all__ = ["Notation", "ParsedCards", "Span", "check_copies", "normalise"]
 
 _DASHES = ",-\u2010\u2011\u2013"  # comma, hyphen-minus, hyphen, non-breaking hyphen, en dash
-_TOKENS = re.compile(rf"[^\s{re.escape(_DASHES)}]+").finditer
-_IS_WORD = re.compile(rf"[^\s{re.escape(_DASHES)}]+").fullmatch
-_DASHES_TO_SPACE = re.compile(f"[{re.escape(_DASHES)}]").sub
+_DASHES_TO_SPACE = dict.fromkeys(map(ord, _DASHES), " ")
+"""``str.translate`` table: every dash a space, so that ``split()`` gives the tokens (no regular expression
+to compile at start-up, issue 22)."""
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\ufeff"))  # text/emoji presentation, BOM
 _SKIP = -1  # a token made only of invisible characters: not a card, not an error
 
@@ -60,6 +59,45 @@ MAX_SHOWN_TOKEN = 40
 """An unknown token is quoted in messages up to this many characters."""
 MAX_ERRORS = 20
 """Bad tokens reported one by one per text; past that, one summary error counts the rest."""
+
+
+class _Token:
+    """One token of a line (what ``re.finditer`` gave before: its text and where it starts and ends)."""
+
+    __slots__ = ("_end", "_line", "_start")
+
+    def __init__(self, line: str, start: int, end: int) -> None:
+        self._line, self._start, self._end = line, start, end
+
+    def group(self) -> str:
+        return self._line[self._start:self._end]
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+
+def _tokens(line: str) -> list[_Token]:
+    """The tokens of ``line``: its longest runs of characters that are neither white space nor a dash.
+
+    >>> [(t.group(), t.start(), t.end()) for t in _tokens(" A♣-2♣  ,JOKER")]
+    [('A♣', 1, 3), ('2♣', 4, 6), ('JOKER', 9, 14)]
+    """
+    spaced = line.translate(_DASHES_TO_SPACE)
+    found = []
+    at = 0
+    for word in spaced.split():  # str.split() and a regular expression's \s agree on what white space is
+        at = spaced.find(word, at)  # only white space lies between ``at`` and the word: this is its start
+        found.append(_Token(line, at, at + len(word)))
+        at += len(word)
+    return found
+
+
+def _is_word(text: str) -> bool:
+    """Whether ``text`` is one token: not empty, without white space or a dash."""
+    return bool(text) and not any(ch.isspace() or ch in _DASHES for ch in text)
 
 
 def normalise(spelling: str) -> str:
@@ -117,7 +155,7 @@ class Notation:
 
         def spelling(word: str) -> str:
             key = normalise(word)
-            if not _IS_WORD(word) or not _IS_WORD(key):
+            if not _is_word(word) or not _is_word(key):
                 raise ValueError(f"deck spelling {word!r} is empty or holds a separator")
             return key
 
@@ -175,7 +213,7 @@ class Notation:
         errors: list[LobaError] = []
         more = 0
         for number, line in enumerate(text.split("\n"), first_line):
-            matches = list(_TOKENS(line))
+            matches = _tokens(line)
             joined = -1  # the index of a suit word already read as part of the card before it
             for index, match in enumerate(matches):
                 if index == joined:
@@ -238,7 +276,7 @@ class Notation:
 
     def parse_codes(self, text: str) -> tuple[Card, ...]:
         """The cards of ``text`` only: the fast path for hot loops (same errors as :meth:`parse`)."""
-        tokens = _DASHES_TO_SPACE(" ", text).split()
+        tokens = text.translate(_DASHES_TO_SPACE).split()
         try:
             return tuple(map(self._fast.__getitem__, tokens))
         except KeyError:  # an unusual spelling (``jOkEr``) or a bad token
@@ -254,7 +292,7 @@ class Notation:
         with :meth:`parse`, which locates and explains whatever is unusual.
         """
         try:
-            return tuple(map(self._fast.__getitem__, _DASHES_TO_SPACE(" ", text).split()))
+            return tuple(map(self._fast.__getitem__, text.translate(_DASHES_TO_SPACE).split()))
         except KeyError:
             return None
 

@@ -18,16 +18,19 @@ also a move :class:`~loba_dsl.game.table.Table` accepts.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.errors import InputError
+from loba_dsl.frozen import replace
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+
     from loba_dsl.rules.model import Ruleset
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 Source = Literal["stock", "discard"]
 End = Literal["low", "high"]
@@ -215,7 +218,9 @@ class InvalidMove(InputError):
     code = "invalid-move"
 
 
-_BAD_NAME = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+def _bad_in_name(ch: str) -> bool:
+    """A control character (C0, DEL, C1) or a lone surrogate."""
+    return ch < "\x20" or "\x7f" <= ch <= "\x9f" or "\ud800" <= ch <= "\udfff"
 
 
 def check_player_name(name: object, where: str = "player") -> str:
@@ -223,7 +228,7 @@ def check_player_name(name: object, where: str = "player") -> str:
     if not isinstance(name, str) or not name or name != name.strip():
         raise RecordError(f"{where}: a player's name is non-empty text without leading or trailing spaces, "
                           f"not {name!r}")
-    if _BAD_NAME.search(name):
+    if not name.isprintable() and any(map(_bad_in_name, name)):  # every such character is unprintable
         raise RecordError(f"{where}: a player's name may not hold control characters or unpaired surrogates "
                           f"({name!a})")
     if len(name) > 64:

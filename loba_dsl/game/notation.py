@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
@@ -58,8 +57,12 @@ from loba_dsl.game.moves import (
 )
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass
+
     from loba_dsl.game.referee import Event
     from loba_dsl.rules.model import Ruleset
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 LANGUAGES = ("en", "es")
 MAX_LINE = 2_000

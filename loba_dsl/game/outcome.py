@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,18 @@ cards (as far as they have any).  This module checks what remains checkable afte
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.game.moves import UNKNOWN, Draw, Move, Reshuffle, cards_played
 from loba_dsl.game.referee import Reason
 from loba_dsl.game.state import RoundState
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 
 def has_unknown(state: RoundState) -> bool:

@@ -24,7 +24,6 @@ import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from loba_dsl.cards.deck import Card
@@ -44,7 +43,10 @@ from loba_dsl.rules.model import Ruleset
 from loba_dsl.rules.sources import sha256  # the interpreter's own: hashlib loads OpenSSL (start-up)
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
     from pathlib import Path
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 
 class _HasRecord(Protocol):

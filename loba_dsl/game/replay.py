@@ -16,8 +16,7 @@ the rules allow one); ``unchecked`` lists what a hand-dealt record did not let t
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.errors import LobaError
 from loba_dsl.game.moves import RecordError
@@ -27,6 +26,11 @@ from loba_dsl.game.referee import IllegalMove, Reason, where
 from loba_dsl.game.standings import Standings
 from loba_dsl.game.table import DealRejected, Table
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 
 @dataclass

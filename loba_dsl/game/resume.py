@@ -26,12 +26,16 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.game.table import Table
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl.evaluate import compare
 from loba_dsl.melds.check import explain
 from loba_dsl.melds.matcher import HEAD, CompiledShape, Failure, matcher_for
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 
 @dataclass(frozen=True, slots=True)

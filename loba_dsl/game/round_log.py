@@ -9,16 +9,21 @@ is only appended when played; its record entry and the digest over it are made w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.frozen import replace
 from loba_dsl.game import outcome as scoring
 from loba_dsl.game import partial
 from loba_dsl.game.moves import HIDDEN, UNKNOWN, Move
 from loba_dsl.game.record import piece
 from loba_dsl.game.state import RoundState
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 
 @dataclass

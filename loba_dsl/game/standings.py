@@ -11,13 +11,17 @@ the player).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.errors import LobaError
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.match_play import MatchResult, Standing, play_match
 from loba_dsl.scoring.model import MatchEvent, MatchRound, Reentry
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 
 @dataclass(frozen=True, slots=True)

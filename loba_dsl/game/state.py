@@ -9,13 +9,17 @@ in which phase, who has opened, and what the current turn has done so far
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, dataclass, field
-from dataclasses import fields as dataclass_fields
-from dataclasses import replace as dataclass_replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.frozen import field_names, init_fields
+from loba_dsl.frozen import replace as dataclass_replace
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 T = TypeVar("T")
 
@@ -108,7 +112,7 @@ class RoundState:
         return out
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {cls: tuple(f.name for f in dataclass_fields(cls))
+_FIELDS: dict[type, tuple[str, ...]] = {cls: field_names(cls)
                                         for cls in (RoundState, TurnInfo, TableMeld)}
 
 
@@ -131,42 +135,13 @@ def _replacer(cls: type) -> Callable[..., Any]:
 _REPLACERS = {cls: _replacer(cls) for cls in _FIELDS}
 
 
-class _Factory:
-    """A field's default made by its factory (shown as the standard ``__init__`` shows it)."""
-
-    def __repr__(self) -> str:
-        return "<factory>"
-
-
-_FACTORY = _Factory()
-
-
 def slot_init(cls: type[T]) -> type[T]:
-    """Give a frozen dataclass with slots an ``__init__`` that sets each slot through its own descriptor, found
-    once, where the standard one asks ``object.__setattr__`` to find it by name per field (the same arguments,
-    defaults and factories; compiled from the field names alone).  For the values the referee makes per move."""
-    params, body = [], []
-    scope: dict[str, Any] = {"_FACTORY": _FACTORY}
-    for f in dataclass_fields(cls):  # type: ignore[arg-type]
-        n = f.name
-        scope[f"_set_{n}"] = cls.__dict__[n].__set__
-        if f.default is not MISSING:
-            scope[f"_default_{n}"] = f.default
-            params.append(f"{n}=_default_{n}")
-            body.append(f"    _set_{n}(self, {n})\n")
-        elif f.default_factory is not MISSING:
-            scope[f"_factory_{n}"] = f.default_factory
-            params.append(f"{n}=_FACTORY")
-            body.append(f"    _set_{n}(self, _factory_{n}() if {n} is _FACTORY else {n})\n")
-        else:
-            assert not any("=" in p for p in params), "a field without a default after one with"
-            params.append(n)
-            body.append(f"    _set_{n}(self, {n})\n")
-    text = f"def __init__(self, {', '.join(params)}):\n{''.join(body)}"
-    exec(compile(text, f"<init {cls.__name__}>", "exec"), scope)  # the field names only, never input
-    init = scope["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[method-assign]
+    """A frozen dataclass with slots whose ``__init__`` sets each slot through its own descriptor, found once,
+    where the standard one asks ``object.__setattr__`` to find it by name per field: what
+    :mod:`loba_dsl.frozen` writes for every class with slots it builds (this checks the class is one).  For the
+    values the referee makes per move."""
+    if init_fields(cls) is None or "__slots__" not in cls.__dict__:
+        raise TypeError(f"{cls.__qualname__} is not a class with slots built by loba_dsl.frozen")
     return cls
 
 
@@ -184,6 +159,6 @@ def replace(obj: T, /, **changes: Any) -> T:
     A name that is no field of the state is a ``TypeError``, as there."""
     replacer = _REPLACERS.get(type(obj))
     if replacer is None:
-        return dataclass_replace(obj, **changes)  # type: ignore[type-var]
+        return dataclass_replace(obj, **changes)
     new: T = replacer(obj, **changes)
     return new

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from loba_dsl.budget import BudgetLike
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
+from loba_dsl.frozen import replace
 from loba_dsl.game import legal as generated
 from loba_dsl.game import outcome as scoring
 from loba_dsl.game import partial, referee
@@ -56,7 +56,11 @@ from loba_dsl.rules.model import Ruleset, StockExhausted
 from loba_dsl.rules.sources import sha256  # the interpreter's own: hashlib loads OpenSSL (start-up)
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass
+
     from loba_dsl.game.view import PlayerView
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 __all__ = ["Check", "DealRejected", "LegalMoves", "MatchRefused", "RoundLog", "Table", "UndoRefused"]
 

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
 from loba_dsl.game.moves import Move
 from loba_dsl.game.state import RoundState, slot_init
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 
 @dataclass(frozen=True, slots=True)

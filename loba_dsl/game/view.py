@@ -13,19 +13,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.frozen import replace
 from loba_dsl.game.moves import HIDDEN, UNKNOWN, Draw, Move, RecordError, Reshuffle
 from loba_dsl.game.outcome import RoundResult
 from loba_dsl.game.referee import Event
 from loba_dsl.game.state import Phase, RoundState, TableMeld
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+
     from loba_dsl.game.standings import ReentryOffer, Standings
     from loba_dsl.rules.model import Ruleset
     from loba_dsl.scoring.match_play import Standing
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,8 +61,18 @@ __all__ = [
     "shipped_source",
 ]
 
-_SHIPPED_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-_SIBLING_NAME = re.compile(r"[^./\\:\x00-\x1f][^/\\:\x00-\x1f]{0,250}\.ya?ml")
+_SHIPPED_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+_SIBLING_NAME = r"[^./\\:\x00-\x1f][^/\\:\x00-\x1f]{0,250}\.ya?ml"  # compiled when first used (issue 22)
+
+
+def _shipped_name(name: str) -> bool:
+    """Whether ``name`` may name a shipped ruleset: ``[a-z0-9][a-z0-9-]{0,63}``, checked without compiling a
+    regular expression at start-up (issue 22).
+
+    >>> [_shipped_name(n) for n in ("menos", "mas-pagat", "-x", "Menos", "a" * 64, "a" * 65, "")]
+    [True, True, False, False, True, False, False]
+    """
+    return 0 < len(name) <= 64 and name[0] != "-" and _SHIPPED_CHARACTERS.issuperset(name)
 
 
 def sha256_hex(data: bytes) -> str:
@@ -201,9 +211,9 @@ class Siblings:
         return "a shipped ruleset (such as menos) or a .yaml file in the same folder"
 
     def resolve(self, name: str) -> Source:
-        if _SHIPPED_NAME.fullmatch(name):
+        if _shipped_name(name):
             return shipped_source(name)
-        if not _SIBLING_NAME.fullmatch(name):
+        if not re.fullmatch(_SIBLING_NAME, name):
             raise RulesetError(f"'extends' must name {self.reach}, not '{name}'", code="extends-outside")
         folder = os.path.realpath(self.folder)
         given = os.path.join(self.folder, name)

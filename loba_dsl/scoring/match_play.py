@@ -20,8 +20,7 @@ Every number comes from the ruleset's ``match`` section (``end``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.dsl.evaluate import compile_formula
 from loba_dsl.errors import InputError, LobaError, LobaErrors, raise_all, said
@@ -39,6 +38,11 @@ from loba_dsl.scoring.model import (
     RoundFacts,
 )
 from loba_dsl.scoring.rounds import RoundEnv, RoundScore, score_round
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 __all__ = ["MatchResult", "RoundResult", "Standing", "check_target", "play_match"]
 

@@ -14,14 +14,17 @@ part into ``file:line:col``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import InputError, Location
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass
+
     from loba_dsl.rules.model import Ruleset
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 SCHEMA_VERSION = 1
 """The version of the documents that the results' ``to_dict()`` give (``schema_version``)."""
@@ -145,11 +148,15 @@ class Part:
         return None
 
 
+_WHOLE = Part()
+"""The whole round or match: no part of it in particular."""
+
+
 class PartError(InputError):
     """Bad input about one part of a round or match (:class:`Part`); ``location`` is set once a text layer
     knows where that part was written."""
 
-    def __init__(self, message: str, *, part: Part = Part(), hint: str | None = None,
+    def __init__(self, message: str, *, part: Part = _WHOLE, hint: str | None = None,
                  location: Location | None = None) -> None:
         super().__init__(message, location=location, hint=hint)
         self.part = part

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from loba_dsl.budget import BudgetLike, Clock
 from loba_dsl.cards.deck import Card
@@ -32,6 +31,11 @@ from loba_dsl.cards.notation import ParsedCards, check_copies
 from loba_dsl.errors import InputError
 from loba_dsl.melds.matcher import Matcher, Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 
 __all__ = ["ContractRule", "MeldVerdict", "OpeningRule", "Verdict", "contract", "contract_rule", "legal_kinds",
            "opening", "opening_rule", "parse_lay_down"]

@@ -20,9 +20,8 @@ Results are frozen and carry card names, so they read without the ruleset.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
@@ -34,6 +33,11 @@ from loba_dsl.melds.matcher import matcher_for as matcher
 from loba_dsl.rules.model import Better, Ruleset
 from loba_dsl.scoring import round_checks
 from loba_dsl.scoring.model import SCHEMA_VERSION, Part, PartError, PlayerRound, RoundFacts
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 __all__ = ["MeldScore", "PlayerScore", "RoundEnv", "RoundScore", "ScoredMeld", "going_out_score", "hand_table",
            "read_meld", "score_player", "score_round"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
 from loba_dsl.cards.deck import Card
@@ -43,7 +42,11 @@ from loba_dsl.scoring.rounds import RoundScore, score_round
 T = TypeVar("T")
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+
     from lark import Lark, Token, Tree
+else:
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
 __all__ = ["MAX_PLAYERS_NUMBER", "MAX_POINTS", "MAX_ROUND_NUMBER", "MAX_SHEET", "TERMINAL_WORDS", "MatchSheet",
            "RoundSheet", "is_bare_hand", "place", "play_match_sheet", "read_match", "read_round", "score_round_sheet"]

@@ -225,3 +225,38 @@ def test_classes_are_built_and_used_without_importing_dataclasses() -> None:
 
     done = subprocess.run([sys.executable, "-c", _NO_DATACLASSES], capture_output=True, text=True, check=False)
     assert done.stderr == "" and done.stdout.split() == ["False", "False"]
+
+
+def _mutable() -> type:
+    class Log:
+        name: str
+        moves: list[str] = dataclasses.field(default_factory=list)
+        done: bool = False
+
+    return Log
+
+
+@pytest.mark.parametrize("slots", [True, False])
+def test_a_class_that_is_not_frozen_as_the_standard(slots: bool) -> None:
+    fast: Any = dataclass(slots=slots)(_mutable())
+    std: Any = dataclasses.dataclass(slots=slots)(_mutable())
+    assert fast.__doc__ == std.__doc__ and str(inspect.signature(fast)) == str(inspect.signature(std))
+    assert fast.__hash__ is std.__hash__ is None  # compared, not frozen: unhashable
+    a, b = fast("x"), std("x")
+    a.moves.append("m")
+    a.done = True
+    assert (a.name, a.moves, a.done, b.moves) == ("x", ["m"], True, [])
+    assert a == fast("x", ["m"], True) and a != fast("x")
+    assert repr(a).replace(fast.__qualname__, "C") == repr(std("x", ["m"], True)).replace(std.__qualname__, "C")
+    assert repr(fast.__dataclass_params__) == repr(std.__dataclass_params__)
+
+
+@pytest.mark.parametrize("cls", [Slotted, Plain])
+def test_replace_and_field_names_as_the_standard(cls: Any) -> None:
+    from loba_dsl.frozen import field_names, replace
+
+    a = cls("x", ("t",), weight=2)
+    assert replace(a, tags=()) == dataclasses.replace(a, tags=()) == cls("x", (), weight=2)
+    assert field_names(cls) == tuple(f.name for f in dataclasses.fields(cls)) == ("name", "tags", "weight")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'other'"):
+        replace(a, other=1)
