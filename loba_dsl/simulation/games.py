@@ -57,7 +57,8 @@ class LegalList(Sequence[Move]):
 
     def _all(self) -> list[Move]:
         if self._list is None:
-            self._list = [m for m in self._legal if m not in self._tabu]
+            tabu = self._tabu
+            self._list = [m for m in self._legal if m not in tabu] if tabu else list(self._legal)
         return self._list
 
     def __contains__(self, move: object) -> bool:
