@@ -158,12 +158,9 @@ class MeldGains:
         if last is not None and last[0] == cards and last[1] == pooled:
             return last[2]  # the same hand again in this call (its arrangement, then can it go out)
         clock = self.calls.clock
-        melds = []
-        for m in self.generator.hand_candidates(cards, pooled=pooled):
-            if clock is not None:
-                clock.tick()
-            melds.append(m)
+        melds = self.generator.hand_candidates(cards, pooled=pooled)
         if clock is not None:
+            clock.tick(len(melds))  # one step a candidate, counted in bulk
             self._last_candidates = (cards, pooled, melds)
         return melds
 

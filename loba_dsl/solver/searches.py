@@ -84,6 +84,8 @@ class Searches:
         """
         g = self.gains
         pool = g.pool
+        if not pool:
+            return None
         n = 0
         for c in given:
             if c in pool:
@@ -102,24 +104,22 @@ class Searches:
     def best_gain(self, hand: Multiset) -> int:
         """The best total gain of disjoint melds of ``hand``, by the cheapest search that is exact for it.
 
-        A hand of distinct plain cards is searched over a bitmask of its cards, unless the C twins
-        generate its candidates and search them (``native_light``) and they are few: the light
-        search, every step of it in C, then costs a third less than the bitmask search, whose candidates
-        are generated in Python (``benchmarks/bench_cold.py``; in pure Python the bitmask search is the
-        cheaper).
+        Where the C twins generate a hand's candidates and search them (``native_light``), a hand of few
+        candidates takes that light search whatever its cards, every step of it in C (a third cheaper
+        than the bitmask search, whose candidates are generated in Python: ``benchmarks/bench_cold.py``);
+        otherwise a hand of distinct plain cards is searched over a bitmask of its cards (in pure Python
+        the cheaper), and the others by the light search or, with many candidates, the full one.
         """
+        if self.native_light:
+            return self._searched_gain(hand, bitmask_if_many=True)
         if self.plain_and_distinct(hand):
-            if self.native_light:
-                g = self.gains
-                cards = g.sorted(hand)
-                raw = g.positive(cards, g.known_gain_value)  # plain melds are their own canonical form
-                if len(raw) <= LIGHT_UP_TO:
-                    return self.plain_search(cards, raw)[0]
             solve, full, _ = self.bitmask_search(hand)
             return solve(full)
         return self._searched_gain(hand)
 
-    def _searched_gain(self, hand: Multiset) -> int:
+    def _searched_gain(self, hand: Multiset, *, bitmask_if_many: bool = False) -> int:
+        """The light search of ``hand`` where its candidates are few, else (``bitmask_if_many``: if its cards are
+        distinct and plain, the bitmask search) the full search."""
         g = self.gains
         pooled = self.pooled_input(hand, g.gain_value)
         if pooled is None:
@@ -127,6 +127,9 @@ class Searches:
             raw = g.positive(cards, g.gain_value)
             if len(raw) <= LIGHT_UP_TO:
                 return self.plain_search(cards, raw)[0]
+            if bitmask_if_many and self.plain_and_distinct(hand):
+                solve, full, _ = self.bitmask_search(hand)
+                return solve(full)
             search = self.search(hand, g.gain_value)
         else:
             if len(pooled[1]) <= LIGHT_UP_TO:
