@@ -12,14 +12,17 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any, NoReturn, TypeVar
 
 from loba_dsl import DEFAULT_RULESET
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn, TypeVar
+
+    T = TypeVar("T")
+
 __all__ = ["DEFAULT_RULESET", "batch_file", "check_command", "dumps", "emit", "error_json", "fail", "guard",
            "joined", "json_mode", "lang_code", "load_ruleset", "read_lines", "read_text", "stdin_bytes"]
-
-T = TypeVar("T")
 
 _OUTPUT = {"json": False}
 """Whether the running command was asked for ``--json``: then every error is also JSON on stdout."""

@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["parse_check", "parse_replay", "run"]
 

@@ -14,9 +14,11 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
     import typer
 
     from loba_cli.app import JsonOpt, LangOpt, RulesetOpt

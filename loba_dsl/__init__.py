@@ -38,8 +38,11 @@ True
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import sys
+
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 
@@ -287,7 +290,8 @@ if not TYPE_CHECKING:  # type checkers see the imports below, so a misspelt name
         if module is None:
             raise AttributeError(f"module 'loba_dsl' has no attribute {name!r}")
         module, _, there = module.partition(":")
-        value = getattr(importlib.import_module(module), there or name)
+        __import__(module)  # importlib.import_module, without importing importlib (it brings warnings)
+        value = getattr(sys.modules[module], there or name)
         globals()[name] = value
         return value
 

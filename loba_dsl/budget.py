@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TYPE_CHECKING
 
 from loba_dsl.errors import BudgetExceeded, InputError
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Any
 else:
     from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
 

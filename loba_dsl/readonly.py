@@ -22,13 +22,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NoReturn, SupportsIndex, TypeVar
 
 __all__ = ["ReadOnlyDict", "ReadOnlyList", "read_only"]
 
-K = TypeVar("K")
-V = TypeVar("V")
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn, SupportsIndex, TypeVar
+
+    K = TypeVar("K")
+    V = TypeVar("V")
+    T = TypeVar("T")
+else:  # the parameters of the generic bases below are for type checkers; at run time any name does
+    K = V = T = "?"
 
 MESSAGE = "a loaded ruleset is read-only: edit a copy (copy.deepcopy, or dict(...) for one level)"
 

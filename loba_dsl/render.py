@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
 
 from loba_dsl.rules.model import MatchEnd
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from loba_dsl.cards.deck import Card
     from loba_dsl.compare import Detail, DiffReport
     from loba_dsl.melds.check import CheckResult

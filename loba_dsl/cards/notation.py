@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.errors import InputError, LobaError, Location, Said, raise_all, said, suggest
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:

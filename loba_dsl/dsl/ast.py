@@ -7,10 +7,15 @@ Every node carries a :class:`Pos` relative to the DSL text it came from
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal, TypeVar
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Literal, TypeAlias, TypeVar
+
+    AceMode: TypeAlias = Literal["low", "high", "either", "wrap"]
+    Counter: TypeAlias = Literal["wilds", "naturals", "suits", "size"]
+    _Node = TypeVar("_Node")
 else:  # the same classes, built for less at import (issue 11)
     from loba_dsl.frozen import dataclass
 
@@ -35,8 +40,7 @@ class Word:
 
 # ---------------------------------------------------------------- meld shapes
 
-AceMode = Literal["low", "high", "either", "wrap"]
-Counter = Literal["wilds", "naturals", "suits", "size"]
+# AceMode and Counter (the words of ``ace`` and of a limit) are type aliases: see the top of the module.
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,8 +295,6 @@ def walk(e: Expr) -> Iterator[Expr]:
         yield node
         stack.extend(reversed(children(node)))
 
-
-_Node = TypeVar("_Node")
 
 
 def without_positions(node: _Node) -> _Node:

@@ -39,6 +39,8 @@ from loba_dsl.dsl.vocabulary import FUNCTIONS, INT_NAMES, meld_reader
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
+
+    from loba_dsl.dsl.evaluate import Env
 else:
     from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
 
@@ -471,9 +473,9 @@ class CanonEnv(Protocol):
 def evaluate_canonical(c: Canon, env: CanonEnv) -> int | bool:
     """Evaluate a canonical form; it always agrees with evaluating the formula it came from."""
     if c[0] == "f":
-        from loba_dsl.dsl.evaluate import Env, evaluate
+        from loba_dsl.dsl.evaluate import evaluate
 
-        return evaluate(c[1], cast(Env, env))
+        return evaluate(c[1], cast("Env", env))
     return _CanonEval(env, None).diagram(c)
 
 

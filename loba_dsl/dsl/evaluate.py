@@ -23,11 +23,18 @@ Names are read as :mod:`loba_dsl.dsl.vocabulary` declares them; the symbolic rea
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
-from loba_dsl.dsl.vocabulary import FUNCTIONS, MeldFacts, Value, meld_reader
+from loba_dsl.dsl.vocabulary import FUNCTIONS, Value, meld_reader
+
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeAlias
+
+    from loba_dsl.dsl.vocabulary import MeldFacts
+else:
+    Protocol = object  # at run time a plain base class: a protocol is read by type checkers only
 
 
 class Env(Protocol):
@@ -63,7 +70,9 @@ def compare(op: str, a: int, b: int) -> bool:
     return _COMPARE[op](a, b)
 
 
-Fn = Callable[[Any], Any]
+if TYPE_CHECKING:
+    Fn: TypeAlias = Callable[[Any], Any]
+    """A compiled formula or part of one."""
 
 
 def compile_formula(expr: A.Expr) -> Callable[[Env], Value]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cached_property
-from typing import Literal
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.cards.notation import Notation
@@ -21,7 +20,11 @@ from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.parser import DSLProblem
 from loba_dsl.errors import LobaError, said, suggest
 
-CardWord = Literal["rank", "suit", "joker", "card"]
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Literal, TypeAlias
+
+    CardWord: TypeAlias = Literal["rank", "suit", "joker", "card"]
 """What a card word names: every card of a rank or of a suit, the Joker, or one card."""
 
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f"))  # text/emoji presentation selectors

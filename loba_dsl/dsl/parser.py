@@ -14,11 +14,11 @@ ruleset loader places in the YAML file.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, cast
 
 from loba_dsl.dsl import ast as A
 from loba_dsl.errors import Said, said
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
@@ -222,12 +222,16 @@ def _clause(tree: Tree[Token]) -> A.Clause:
         return A.WildsApart(pos)
     if data == "ace":
         mode = _tree(tree.children[0]).data
-        return A.Ace(cast(A.AceMode, str(mode)[4:]), pos)
+        from typing import cast  # parsing only: typing is not on the start-up path (issue 22)
+
+        return A.Ace(cast("A.AceMode", str(mode)[4:]), pos)
     if data == "limit":
         counter, cmp, value = tree.children
         name = str(_tree(counter).data)
         name = "size" if name == "size_counter" else name
-        return A.Limit(cast(A.Counter, name), str(cmp), _int(value), pos)
+        from typing import cast
+
+        return A.Limit(cast("A.Counter", name), str(cmp), _int(value), pos)
     raise DSLProblem(f"unknown clause {data}", pos)  # pragma: no cover - grammar and code agree
 
 

@@ -10,18 +10,23 @@ domain when a ruleset loads, so these run only then.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.evaluate import EvalError, compile_formula
 from loba_dsl.dsl.names import Names
 from loba_dsl.dsl.parser import DSLProblem
-from loba_dsl.dsl.vocabulary import CARD, MeldFacts, Value
+from loba_dsl.dsl.vocabulary import CARD, Value
 from loba_dsl.errors import suggest
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import TypeVar
+
+    from loba_dsl.dsl.vocabulary import MeldFacts
+
+    T = TypeVar("T")
 else:
     from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
 
@@ -121,8 +126,6 @@ def _nodes(pred: A.Pred) -> list[A.Pred]:
             pass
     return out
 
-
-T = TypeVar("T")
 
 
 def _by_path(pred: A.Pred, by_id: Mapping[int, T]) -> dict[int, T]:

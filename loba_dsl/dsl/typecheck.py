@@ -13,15 +13,17 @@ of its author.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.parser import DSLProblem
-from loba_dsl.dsl.vocabulary import CARD, FUNCTIONS, MELD, ROUND, Type, function
+from loba_dsl.dsl.vocabulary import CARD, FUNCTIONS, MELD, ROUND, function
 from loba_dsl.errors import Said, said, suggest
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+
+    from loba_dsl.dsl.vocabulary import Type
 else:
     from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
 

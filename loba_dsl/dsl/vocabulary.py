@@ -26,23 +26,27 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Literal, Protocol
 
 from loba_dsl.cards.deck import Card, Deck
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Literal, Protocol, TypeAlias
+
+    Type: TypeAlias = Literal["int", "bool", "cards", "melds"]
+    """The value types of the language: numbers, conditions, the hand and the melds on a table."""
+    Scalar: TypeAlias = Literal["int", "bool"]
+    Params: TypeAlias = Literal["numbers", "number", "list"]
 else:
     from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
 
+    Protocol = object  # at run time a plain base class: a protocol is read by type checkers only
 
-Type = Literal["int", "bool", "cards", "melds"]
-"""The value types of the language: numbers, conditions, the hand and the melds on a table."""
 
 Value = int | bool
 """What a formula evaluates to."""
 
-Scalar = Literal["int", "bool"]
 
 
 class MeldFacts(Protocol):
@@ -104,7 +108,6 @@ class CardName:
     missing: str
 
 
-Params = Literal["numbers", "number", "list"]
 
 
 @dataclass(frozen=True, slots=True)

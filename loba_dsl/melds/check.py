@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, overload
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, check_copies
@@ -23,8 +22,10 @@ from loba_dsl.melds.matcher import Outcome, Reading, matcher_for
 from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Any, overload
 else:
     from loba_dsl.frozen import dataclass
 
@@ -100,14 +101,14 @@ def check_cards(cards: tuple[Card, ...], ruleset: Ruleset, text: str = "") -> Ch
     return CheckResult(text, ruleset, cards, matcher_for(ruleset).match(cards))
 
 
-@overload
-def check(text: Ruleset, ruleset: str | ParsedCards, *, lang: str | None = None, source: str = "<input>",
-          line: int = 1) -> CheckResult: ...
+if TYPE_CHECKING:  # the overloads are for type checkers (typing is not on the start-up path, issue 22)
+    @overload
+    def check(text: Ruleset, ruleset: str | ParsedCards, *, lang: str | None = None, source: str = "<input>",
+              line: int = 1) -> CheckResult: ...
 
-
-@overload
-def check(text: str | ParsedCards, ruleset: Ruleset | None = None, *, lang: str | None = None,
-          source: str = "<input>", line: int = 1) -> CheckResult: ...
+    @overload
+    def check(text: str | ParsedCards, ruleset: Ruleset | None = None, *, lang: str | None = None,
+              source: str = "<input>", line: int = 1) -> CheckResult: ...
 
 
 def check(

@@ -5,13 +5,13 @@ points of a reading."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl.evaluate import compare
 from loba_dsl.melds.reading import HEAD, Failure
 from loba_dsl.melds.shapes import CompiledShape, compile_shape
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from loba_dsl.rules.model import Ruleset
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from loba_dsl.budget import BudgetLike, Clock, as_budget
 from loba_dsl.cards.deck import Card
@@ -28,6 +27,7 @@ from loba_dsl.melds.runs import RunMatcher
 from loba_dsl.melds.sets import SetMatcher
 from loba_dsl.melds.shapes import PACK_MAX, PACK_WIDTH, CompiledShape, MeldTables, ShapeTable, build_tables
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from loba_dsl.rules.model import Ruleset
 

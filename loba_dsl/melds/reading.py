@@ -9,17 +9,20 @@ built only when shown.  An :class:`Outcome` holds the best reading or every fail
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
 
 from loba_dsl.cards.deck import Card
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Protocol
 
     from loba_dsl.melds.reason_words import ReasonWords
     from loba_dsl.melds.shapes import CompiledShape
 else:
     from loba_dsl.frozen import dataclass
+
+    Protocol = object  # at run time a plain base class: a protocol is read by type checkers only
 
 __all__ = ["HEAD", "Failure", "Outcome", "Reading", "badness", "better"]
 

@@ -6,12 +6,12 @@ listing."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Deck
 from loba_dsl.dsl import ast as A
 from loba_dsl.dsl.evaluate import compare
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
 

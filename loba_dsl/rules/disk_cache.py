@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import enum
 import functools
-import importlib
 import json
 import math
 import os
 import stat
+import sys
 from types import MappingProxyType
 
 from loba_dsl.frozen import init_fields
@@ -327,7 +327,8 @@ def _class(name: Any) -> type:
         part.isidentifier() for part in module.split(".")
     ):
         raise CacheEntryError("not a class of this package")
-    cls = getattr(importlib.import_module(module), qualname, None)
+    __import__(module)  # importlib.import_module, without importing importlib (issue 22: start-up)
+    cls = getattr(sys.modules[module], qualname, None)
     if not isinstance(cls, type) or cls.__module__ != module:
         raise CacheEntryError("not a class of this package")
     if not (issubclass(cls, enum.Enum) or init_fields(cls) is not None or hasattr(cls, "__dataclass_fields__")):

@@ -12,21 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.dsl import ast as A
 from loba_dsl.errors import Location
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any, TypeVar
 
     from loba_dsl.cards.notation import Notation
     from loba_dsl.dsl.predicates import Table
+
+    T = TypeVar("T")
 else:  # the same classes, built for less at import (issues 11 and 22)
     from loba_dsl.frozen import dataclass, field
-
-T = TypeVar("T")
 
 ValueKey = tuple[int, Card, bool, int, bool]
 """(meld kind index, card, is wild, rank index it stands for, played high)."""

@@ -24,16 +24,19 @@ import functools
 import os
 import re
 import stat
-from typing import TYPE_CHECKING, Protocol
 
 from loba_dsl.errors import Location, RulesetError, said, suggest
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
     from hashlib import sha256
     from pathlib import Path as FilePath
+    from typing import Protocol
 else:
     from loba_dsl.frozen import dataclass  # cheaper at import (issue 11)
+
+    Protocol = object  # at run time a plain base class: a protocol is read by type checkers only
 
     # The interpreter's own SHA-256 (the same digest): hashlib loads OpenSSL first, a few ms of every
     # ``loba check`` start-up (issue 11).  ``_sha256`` up to Python 3.11, ``_sha2`` from 3.12 on.

@@ -1,4 +1,4 @@
-"""A cached ``loba check`` imports neither pathlib nor hashlib nor dataclasses (issues 11 and 22: start-up).
+"""A cached ``loba check`` imports neither pathlib nor hashlib, dataclasses nor typing (issues 11 and 22: start-up).
 
 pathlib brings urllib.parse and ipaddress, hashlib loads OpenSSL: a few ms each of every start.  The
 start-up path joins paths with ``os.path`` and takes SHA-256 from the interpreter's own module, so a
@@ -15,8 +15,11 @@ from pathlib import Path
 
 OFF_THE_PATH = ("pathlib", "hashlib", "_hashlib", "urllib.parse", "ipaddress")
 # Issue 22: the standard dataclasses module brings inspect (with ast, dis, tokenize) and copy; the classes
-# of a cached ``loba check`` are built by loba_dsl.frozen without them.
-OFF_THE_CHECK_PATH = (*OFF_THE_PATH, "dataclasses", "inspect", "ast", "dis", "tokenize", "copy")
+# of a cached ``loba check`` are built by loba_dsl.frozen without them.  typing (with contextlib and
+# warnings) is read by type checkers only: its names are imported under ``if TYPE_CHECKING:``, the flag
+# being the module's own ``TYPE_CHECKING = False``; importlib's package brings warnings too.
+OFF_THE_CHECK_PATH = (*OFF_THE_PATH, "dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "typing",
+                      "contextlib", "warnings", "importlib")
 
 # Runs the command as the ``loba`` script does, then prints, on stdout's last line, which of the given
 # modules it imported (and whether YAML was read: a cache miss compiles the ruleset).
