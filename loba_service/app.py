@@ -24,6 +24,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from loba_dsl import DEFAULT_RULESET, LobaError, Ruleset, RulesetError, __version__, decode_utf8, enable_disk_cache
+from loba_dsl import BudgetExceeded as SearchBudgetExceeded
 from loba_service import bodies, engine
 from loba_service.jobs import JobError
 from loba_service.limits import Limits
@@ -37,6 +38,7 @@ from loba_service.problems import (
     speaks,
     spoken_language,
 )
+from loba_service.routing import ExactRouter
 from loba_service.rulesets import RulesetCache, spec_of
 from loba_service.work import Deadline, Overloaded, Stopped, Threads, watching
 
@@ -48,6 +50,12 @@ JSON = "application/json"
 PROBLEM = "application/problem+json"
 NDJSON = "application/x-ndjson"
 YAML_TYPES = ("application/yaml", "application/x-yaml", "text/yaml", "text/x-yaml")
+
+INLINE_SOLVE = 0.001
+"""Seconds a small hand's solve (``small_hand`` cards, a shipped ruleset) may take on the event loop: a 10-card hand
+takes ~0.1-0.3 ms there, where the hop to a worker thread and back cost ~0.3 ms of CPU more (anyio's hand-off, the
+client watcher, the GIL passed back and forth); a hand the search has not finished by then goes to a worker thread
+with the request's whole budget.  It bounds what one request holds the loop (and ``/healthz``) for."""
 
 T = TypeVar("T")
 Handler = Callable[[Request], Awaitable[Response]]
@@ -409,9 +417,19 @@ async def arrange(svc: Service, request: Request) -> Response:
                                           budget * 1.2 + 0.25))
     rs = await svc.ruleset(req.ruleset)
     cards = jobs.arrange_cards(rs, req, svc.limits)
-    if len(cards) <= svc.limits.small_hand:  # answered in a few ms: a worker thread, no process hop
+    if len(cards) <= svc.limits.small_hand:  # answered in a few ms: no process hop
+        spec = spec_of(req.ruleset)
+        quick = min(INLINE_SOLVE, budget)
+        try:  # most small hands are solved in a fraction of a millisecond: on the event loop, within INLINE_SOLVE
+            return _json(jobs.arrange_request(spec, req, svc.limits, quick, cards, local=True))
+        except LobaError as e:
+            if not isinstance(e, SearchBudgetExceeded) or quick >= budget:
+                raise svc.solver_error(e, budget) from None
+        # not solved within INLINE_SOLVE: a worker thread, with the whole budget (the same answer: a search stopped
+        # at its budget leaves the solver's caches as they were, holding only finished work)
+
         def work(deadline: Deadline) -> dict[str, Any]:
-            return jobs.arrange_request(spec_of(req.ruleset), req, svc.limits, budget, cards, local=True)
+            return jobs.arrange_request(spec, req, svc.limits, budget, cards, local=True)
 
         try:
             return _json(await svc.in_thread(request, work))
@@ -558,16 +576,13 @@ def create_app(limits: Limits | None = None, *, start_solvers: bool = False, tab
             await svc.tables.close()
             await anyio.to_thread.run_sync(svc.pool.close)
 
-    app = Starlette(
-        routes=[
-            *(Route(path, _guarded(svc, fn), methods=[method]) for path, fn, method in routes),
-            Route("/openapi.json", openapi_json, methods=["GET"]),
-            *live_tables.socket_routes(svc),
-            *pages.routes(),  # the card-table page at /, its files at /static/NAME, the API's at /docs
-        ],
-        exception_handlers={HTTPException: http_error, Exception: server_error},
-        lifespan=lifespan,
-    )
+    app = Starlette(exception_handlers={HTTPException: http_error, Exception: server_error})
+    app.router = ExactRouter([  # a fixed path found by a dict lookup, not by trying every route (routing.py)
+        *(Route(path, _guarded(svc, fn), methods=[method]) for path, fn, method in routes),
+        Route("/openapi.json", openapi_json, methods=["GET"]),
+        *live_tables.socket_routes(svc),
+        *pages.routes(),  # the card-table page at /, its files at /static/NAME, the API's at /docs
+    ], lifespan=lifespan)
     app.state.service = svc
     return app
 

@@ -343,6 +343,29 @@ def test_arrange_is_the_cli_object(client: TestClient) -> None:
     assert d["discard"] == "K♠" and d["left"] == [] and d["score"] == 0 and d["can_go_out"]
 
 
+def test_a_small_hand_not_solved_on_the_event_loop_in_time_is_solved_in_a_thread(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small hand is first solved on the event loop within app.INLINE_SOLVE; one whose search stops there is
+    solved again in a worker thread with the request's whole budget: the same answer (rules.md §1, as above)."""
+    from loba_service import app as service_app
+
+    monkeypatch.setattr(service_app, "INLINE_SOLVE", 1e-9)  # every search stops on the loop at its first look
+    for body, args in (({"cards": HAND}, ()), ({"cards": HAND, "discard": True}, ("--discard",))):
+        r = client.post("/v1/arrange", json=body)
+        assert r.status_code == 200, r.text
+        got = r.json()
+        got.pop("elapsed_ms")
+        assert got == cli_json("arrange", HAND, *args, "--json")
+    monkeypatch.undo()  # on the loop again, after searches stopped there: the answer is unchanged
+    got = client.post("/v1/arrange", json={"cards": HAND}).json()
+    assert got["left"] == ["K♠"] and got["score"] == 10
+    # a budget under INLINE_SOLVE is the request's own: past it, the budget's 422, not a second try
+    monkeypatch.setattr(service_app, "INLINE_SOLVE", 10.0)
+    hard = "JOKER JOKER JOKER JOKER 2♠ 2♥ 2♦ 2♣ 3♠ 4♠ 5♠"
+    assert_problem(client.post("/v1/arrange", json={"cards": hard, "ruleset": "mas-pagat", "budget_ms": 1}), 422,
+                   "budget-exceeded")
+
+
 def test_arrange_as_the_player_stands_is_the_cli_object(client: TestClient) -> None:
     """docs/rules.md §4: before opening, only a lay-down meeting the requirement goes down (as `loba arrange`)."""
     def post(body: dict[str, object]) -> dict[str, object]:
