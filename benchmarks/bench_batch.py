@@ -7,6 +7,12 @@ script prints the seconds, the cost per line (µs) and the process's peak
 memory (MiB, from ``wait4``'s rusage).  Linear means the per-line cost is
 flat as the sizes grow; bounded means the peak memory is flat too.
 
+For ``arrange`` it also samples the process's resident memory (``VmRSS``) as
+the answers come out, every 1/40 of the hands, and prints how much it grew
+over the last half of them (issue 22: within 1 MiB over the last half of
+20,000 25-card hands): the most it held in the last half, less what it held
+at the half-way answer.
+
 The lines are fixed texts cycled (melds for ``check``, 25-card ``mas-pagat``
 hands for ``arrange``), so the script imports nothing from the library and
 ``--tree`` (put first on ``PYTHONPATH``) can time another checkout the same way.
@@ -57,6 +63,66 @@ def run(args: list[str], lines: list[str], env: dict[str, str]) -> tuple[float, 
     return seconds, usage.ru_maxrss / 1024
 
 
+def rss_kib(pid: int) -> int:
+    """The resident memory of ``pid`` now, in KiB (``0`` once it has gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def run_sampled(args: list[str], lines: list[str], env: dict[str, str],
+                parts: int = 40) -> tuple[float, float, list[tuple[int, int]]]:
+    """Seconds, peak MiB and ``(answers so far, VmRSS KiB)`` samples of one ``loba arrange --file -`` process
+    (an answer is counted at its first line, the one that does not start with a space)."""
+    import threading
+
+    data = ("\n".join(lines) + "\n").encode()
+    cmd = [sys.executable, "-c", "from loba_cli.main import main; main()", *args]
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin = proc.stdin
+
+    def feed() -> None:
+        stdin.write(data)
+        stdin.close()
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    every = max(1, len(lines) // parts)
+    samples: list[tuple[int, int]] = []
+    answers = 0
+    for raw in proc.stdout:
+        if raw[:1] not in (b" ", b"\n"):
+            answers += 1
+            if answers % every == 0:
+                samples.append((answers, rss_kib(proc.pid)))
+    writer.join()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - start
+    if proc.returncode not in (0, 1, 2):
+        raise SystemExit(f"{' '.join(args)} failed with exit {proc.returncode}")
+    return seconds, usage.ru_maxrss / 1024, samples
+
+
+def last_half_growth(samples: list[tuple[int, int]], n: int) -> str:
+    """What the RSS samples say of the last half of ``n`` answers: at the half, the most after it, the growth."""
+    half = [kib for done, kib in samples if done >= n // 2]
+    if len(half) < 2:
+        return "too few samples"
+    at_half, most = half[0], max(half)
+    quarter = [kib for done, kib in samples if done >= 3 * n // 4]
+    return (f"RSS at the half {at_half / 1024:.1f} MiB, at the end {half[-1] / 1024:.1f} MiB, most in the last half "
+            f"{most / 1024:.1f} MiB: grew {(most - at_half) / 1024:+.2f} MiB over the last half "
+            f"({(max(quarter) - quarter[0]) / 1024:+.2f} MiB over the last quarter; target within 1 MiB)")
+
+
 def sizes(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x]
 
@@ -69,6 +135,7 @@ def main() -> None:
     parser.add_argument("--ruleset", default="mas-pagat", help="the ruleset of the arranged hands")
     parser.add_argument("--time-limit", type=float, default=None, help="pass --time-limit to arrange (new trees)")
     parser.add_argument("--tree", default=None, help="a checkout to time instead of the installed one")
+    parser.add_argument("--samples", action="store_true", help="print every RSS sample of the arrange runs")
     args = parser.parse_args()
     env = dict(os.environ)
     if args.tree:
@@ -85,9 +152,13 @@ def main() -> None:
     pool = hands(max(sizes(args.arrange), default=0), args.hand_size)
     for n in sizes(args.arrange):
         extra = ["--time-limit", str(args.time_limit)] if args.time_limit else []
-        seconds, mib = run(["arrange", "-r", args.ruleset, "--file", "-", *extra], pool[:n], env)
+        seconds, mib, samples = run_sampled(["arrange", "-r", args.ruleset, "--file", "-", *extra], pool[:n], env)
         print(f"arrange --file -  {n:>7} hands ({args.hand_size} cards, {args.ruleset}): {seconds:8.2f} s  "
               f"{(seconds - start) / n * 1e3:7.2f} ms/hand  peak {mib:6.1f} MiB", flush=True)
+        print(f"  {last_half_growth(samples, n)}", flush=True)
+        if args.samples:
+            print("  RSS MiB by answers: " + ", ".join(f"{done}: {kib / 1024:.1f}" for done, kib in samples),
+                  flush=True)
 
 
 if __name__ == "__main__":
