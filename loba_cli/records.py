@@ -8,9 +8,11 @@ invocations (:mod:`loba_cli.fast`) both run :func:`replay_command`, so the two g
 
 from __future__ import annotations
 
-from typing import Any
-
 from loba_cli.common import dumps, emit, guard, json_mode, stdin_bytes
+
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["match_lines", "read_record", "replay_command"]
 

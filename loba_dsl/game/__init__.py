@@ -7,8 +7,7 @@ table, the referee and the record, not the players, the views or the snapshot ca
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+import sys
 
 _EXPORTS: dict[str, str] = {
     "Match": "loba_dsl.game.match",
@@ -102,13 +101,15 @@ __all__ = [
 ]
 
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if not TYPE_CHECKING:  # type checkers see the imports below
 
     def __getattr__(name: str) -> Any:
         module = _EXPORTS.get(name)
         if module is None:
             raise AttributeError(f"module 'loba_dsl.game' has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
+        __import__(module)  # importlib.import_module, without importing importlib (it brings warnings)
+        value = getattr(sys.modules[module], name)
         globals()[name] = value
         return value
 
@@ -117,6 +118,8 @@ if not TYPE_CHECKING:  # type checkers see the imports below
 
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from loba_dsl.game.match import Match as Match
     from loba_dsl.game.moves import UNKNOWN as UNKNOWN
     from loba_dsl.game.moves import Discard as Discard

@@ -19,21 +19,23 @@ also a move :class:`~loba_dsl.game.table.Table` accepts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
 
 from loba_dsl.cards.deck import Card, Deck
 from loba_dsl.errors import InputError
 from loba_dsl.frozen import replace
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any, Literal, TypeAlias
 
     from loba_dsl.rules.model import Ruleset
 else:
     from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 
-Source = Literal["stock", "discard"]
-End = Literal["low", "high"]
+if TYPE_CHECKING:
+    Source: TypeAlias = Literal["stock", "discard"]
+    End: TypeAlias = Literal["low", "high"]
 OPS = ("draw", "meld", "lay_off", "replace_joker", "move_wild", "discard", "reshuffle")
 UNKNOWN: Card = -1
 """A card the record does not know (a hidden hand's card, an unknown stock's card), written ``??``."""

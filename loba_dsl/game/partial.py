@@ -11,7 +11,6 @@ cards (as far as they have any).  This module checks what remains checkable afte
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.game.moves import UNKNOWN, Draw, Move, Reshuffle, cards_played
@@ -19,6 +18,7 @@ from loba_dsl.game.referee import Reason
 from loba_dsl.game.state import RoundState
 from loba_dsl.rules.model import Ruleset
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:

@@ -24,7 +24,6 @@ import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import decode_utf8
@@ -42,11 +41,15 @@ from loba_dsl.rules.loading import Siblings, load_named
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.rules.sources import sha256  # the interpreter's own: hashlib loads OpenSSL (start-up)
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
     from pathlib import Path
+    from typing import IO, Any, Protocol
 else:
     from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
+
+    Protocol = object  # at run time a plain base class: a protocol is read by type checkers only
 
 
 class _HasRecord(Protocol):

@@ -15,9 +15,6 @@ the rules allow one); ``unchecked`` lists what a hand-dealt record did not let t
 
 from __future__ import annotations
 
-import random
-from typing import TYPE_CHECKING, Any
-
 from loba_dsl.errors import LobaError
 from loba_dsl.game.moves import RecordError
 from loba_dsl.game.outcome import RoundResult
@@ -27,8 +24,11 @@ from loba_dsl.game.standings import Standings
 from loba_dsl.game.table import DealRejected, Table
 from loba_dsl.rules.model import Ruleset
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
+    import random
     from dataclasses import dataclass, field
+    from typing import Any
 else:
     from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl.evaluate import compare
@@ -23,6 +22,7 @@ from loba_dsl.melds.check import explain
 from loba_dsl.melds.matcher import HEAD, CompiledShape, Failure, matcher_for
 from loba_dsl.rules.model import Ruleset
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:

@@ -9,7 +9,6 @@ is only appended when played; its record entry and the digest over it are made w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.frozen import replace
@@ -20,8 +19,10 @@ from loba_dsl.game.record import piece
 from loba_dsl.game.state import RoundState
 from loba_dsl.rules.model import Ruleset
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 else:
     from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 

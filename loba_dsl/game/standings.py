@@ -11,15 +11,16 @@ the player).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from loba_dsl.errors import LobaError
 from loba_dsl.rules.model import Ruleset
 from loba_dsl.scoring.match_play import MatchResult, Standing, play_match
 from loba_dsl.scoring.model import MatchEvent, MatchRound, Reentry
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Any
 else:
     from loba_dsl.frozen import dataclass  # built without importing dataclasses (issue 22)
 

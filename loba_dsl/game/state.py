@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TypeVar
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.frozen import field_names, init_fields
 from loba_dsl.frozen import replace as dataclass_replace
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 else:
     from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
-
-T = TypeVar("T")
 
 
 class Phase(StrEnum):

@@ -24,9 +24,7 @@ of a hand-dealt game may leave cards unknown (:mod:`loba_dsl.game.partial`).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
 
 from loba_dsl.budget import BudgetLike
 from loba_dsl.cards.deck import Card
@@ -55,8 +53,11 @@ from loba_dsl.game.table_record import record_dict
 from loba_dsl.rules.model import Ruleset, StockExhausted
 from loba_dsl.rules.sources import sha256  # the interpreter's own: hashlib loads OpenSSL (start-up)
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
+    import random
     from dataclasses import dataclass
+    from typing import Any
 
     from loba_dsl.game.view import PlayerView
 else:
@@ -201,6 +202,8 @@ class Table(BetweenRounds):
     def deal(cls, rs: Ruleset, players: Sequence[str], dealer: str, seed: int, *,
              target: int | None = None) -> Table:
         """A fresh game, dealt from ``seed`` (the same seed deals the same cards)."""
+        import random  # only where a table deals: not on a replay's start-up path (issue 22)
+
         t = cls(rs, players, random.Random(seed), target=target)
         t.seed = seed
         t._deal_from_rng(t._seat(dealer), t.players)
@@ -306,6 +309,8 @@ class Table(BetweenRounds):
 
     def deal_next(self, seed: int) -> None:
         """Deal the next round from ``seed`` (a server continuing a recorded game)."""
+        import random
+
         self.playing()  # refused before the generator changes
         self.rng = random.Random(seed)
         self.seed = None  # one seed no longer explains every deal of the record
@@ -490,10 +495,12 @@ class Table(BetweenRounds):
         t.results = list(self.results)
         t._match = self._match
         t._vouched = (None, {})
-        rng = self.rng
-        if rng is not None and type(rng) is random.Random:
-            t.rng = random.Random()
-            t.rng.setstate(rng.getstate())
-        else:
-            t.rng = rng
+        t.rng = rng = self.rng
+        if rng is not None:
+            import random  # not at the module's top: a replay's start-up deals nothing (issue 22)
+
+            if type(rng) is random.Random:
+                t.rng = random.Random()
+                t.rng.setstate(rng.getstate())
         return t
+

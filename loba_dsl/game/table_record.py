@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from loba_dsl.game.between_rounds import BetweenRounds
 from loba_dsl.game.record import FORMAT
 from loba_dsl.game.round_log import names as _names
+
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def record_dict(table: BetweenRounds) -> dict[str, Any]:

@@ -9,7 +9,6 @@ next state.  See :mod:`loba_dsl.game.referee` for the decisions the end of a tur
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.game import outcome
@@ -18,6 +17,12 @@ from loba_dsl.game.moves import UNKNOWN
 from loba_dsl.game.state import Phase, RoundState, TableMeld, TurnInfo, next_state, replace
 from loba_dsl.game.verdicts import Event, Judgement, Reason, reason
 from loba_dsl.rules.model import GoingOut, Ruleset, StockExhausted
+
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from loba_dsl.frozen import NamedTuple  # typing's, without typing (issue 22)
 
 
 def take_cards(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] | None:

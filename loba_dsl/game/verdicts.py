@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import LobaError
@@ -18,6 +17,7 @@ from loba_dsl.game.moves import Move
 from loba_dsl.game.state import RoundState, slot_init
 from loba_dsl.rules.model import Ruleset
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:

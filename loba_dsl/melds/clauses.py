@@ -26,7 +26,9 @@ class ClauseMatcher:
         self.ruleset = ruleset
         self.deck = deck
         self.kinds = ruleset.kinds
-        self.specs = tuple(compile_shape(i, k, deck) for i, k in enumerate(ruleset.kinds))
+        # One tuple of compiled shapes per ruleset, shared by its matchers, as their meld tables are (the tables
+        # judge the shapes they were built from: Matcher._possible).
+        self.specs = ruleset.memo(("compiled shapes",), _compile_shapes, ruleset)
         self.S = deck.n_suits
         self.R = deck.n_ranks
         self.joker = deck.joker_code
@@ -99,3 +101,7 @@ class ClauseMatcher:
         if n < k.lo:
             return Failure(k.name, k.index, HEAD, "needs at least {0} cards, but has {1}", values=(k.lo, n))
         return Failure(k.name, k.index, HEAD, "has at most {0} cards, but has {1}", values=(k.hi, n))
+
+
+def _compile_shapes(ruleset: Ruleset) -> tuple[CompiledShape, ...]:
+    return tuple(compile_shape(i, k, ruleset.deck) for i, k in enumerate(ruleset.kinds))

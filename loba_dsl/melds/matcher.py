@@ -45,7 +45,10 @@ class Matcher(SetMatcher, RunMatcher):
     def __init__(self, ruleset: Ruleset, table: str | None = None, *, scored: bool = True) -> None:
         super().__init__(ruleset, table, scored=scored)
         self._fixed_failures: dict[tuple[int, int, int], tuple[tuple[Failure, ...], tuple[Failure, ...]]] = {}
-        self.tables = build_tables(self.specs, self.deck, self.always_wild, self.maybe_wild)
+        # The same for every matcher of the ruleset (they differ in points only): built once (issue 22: a
+        # replay's referee asks for two matchers at start-up, and the tables are most of a matcher's cost).
+        self.tables = ruleset.memo(("meld tables",), build_tables, self.specs, self.deck, self.always_wild,
+                                   self.maybe_wild)
 
     # ------------------------------------------------------------ public
 

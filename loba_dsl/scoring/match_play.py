@@ -20,7 +20,6 @@ Every number comes from the ruleset's ``match`` section (``end``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
 
 from loba_dsl.dsl.evaluate import compile_formula
 from loba_dsl.errors import InputError, LobaError, LobaErrors, raise_all, said
@@ -39,8 +38,10 @@ from loba_dsl.scoring.model import (
 )
 from loba_dsl.scoring.rounds import RoundEnv, RoundScore, score_round
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 else:
     from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
 

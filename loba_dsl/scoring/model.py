@@ -14,13 +14,13 @@ part into ``file:line:col``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeAlias
-
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import InputError, Location
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import TypeAlias
 
     from loba_dsl.rules.model import Ruleset
 else:

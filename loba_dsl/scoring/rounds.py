@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl import ast as A
@@ -34,10 +33,16 @@ from loba_dsl.rules.model import Better, Ruleset
 from loba_dsl.scoring import round_checks
 from loba_dsl.scoring.model import SCHEMA_VERSION, Part, PartError, PlayerRound, RoundFacts
 
+TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any, NamedTuple
 else:
-    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
+    from loba_dsl.frozen import (  # built without importing dataclasses (issue 22)
+        NamedTuple,  # typing's, without typing (issue 22)
+        dataclass,
+        field,
+    )
 
 __all__ = ["MeldScore", "PlayerScore", "RoundEnv", "RoundScore", "ScoredMeld", "going_out_score", "hand_table",
            "read_meld", "score_player", "score_round"]

@@ -260,3 +260,41 @@ def test_replace_and_field_names_as_the_standard(cls: Any) -> None:
     assert field_names(cls) == tuple(f.name for f in dataclasses.fields(cls)) == ("name", "tags", "weight")
     with pytest.raises(TypeError, match="unexpected keyword argument 'other'"):
         replace(a, other=1)
+
+
+def test_named_tuple_as_typings() -> None:
+    """loba_dsl.frozen.NamedTuple (a replay's start-up imports no typing) makes what typing.NamedTuple makes."""
+    import typing
+
+    from loba_dsl.frozen import NamedTuple
+
+    def body(base: Any) -> Any:
+        class Score(base):  # type: ignore[misc]
+            """A meld as scored."""
+
+            kind: str
+            cards: tuple[str, ...]
+            points: int | None = None
+
+            def to_dict(self) -> dict[str, Any]:
+                return {"kind": self.kind, "points": self.points}
+
+        return Score
+
+    ours, theirs = body(NamedTuple), body(typing.NamedTuple)
+    a, b = ours("run", ("A♣",)), theirs("run", ("A♣",))
+    assert (repr(a), a._asdict(), a._replace(points=3), a.to_dict()) == (repr(b), b._asdict(), b._replace(points=3),
+                                                                         b.to_dict())
+    assert a == b == ("run", ("A♣",), None) and hash(a) == hash(b)
+    for name in ("__doc__", "__qualname__", "__module__", "_fields", "_field_defaults"):
+        assert getattr(ours, name) == getattr(theirs, name), name
+    assert list(ours.__annotations__) == list(theirs.__annotations__)  # typing wraps the texts in ForwardRef
+    assert ours.__mro__[1:] == theirs.__mro__[1:] == (tuple, object)
+
+    class Misordered:
+        x: int = 0
+        y: int
+
+    meta: Any = type(NamedTuple)
+    with pytest.raises(TypeError, match="a field without a default follows one with a default"):
+        meta("Misordered", (NamedTuple,), dict(vars(Misordered)))
