@@ -17,6 +17,9 @@
  * neighbours gives the Python's set, sorted by the order keys.  No skeleton table is kept across
  * calls (they are cheap to redo here), so memory is one call's records.
  *
+ * Its `light_gain(...)` is a whole light search of a hand in one call: these candidates, their gains
+ * read from a table (or asked of the solver), and the search (native_packing.plain_search_melds).
+ *
  * Limits (the caller checks them and keeps the Python generator beyond them): at most MAX_CODES card
  * codes (a position plus one fits a byte), MAX_RANKS ranks (a suit's ranks fit a 32-bit mask),
  * MAX_SUITS suits.
@@ -388,6 +391,98 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ light_gain(hand, ...) */
+
+/* light_gain(hand, table, gain, limit, search, position, joker, pooled, tick, /) -> int | None
+ *
+ * The light search of a hand without pooled wilds in one call (its Python twin: the rest of
+ * Searches._searched_gain's first branch, MeldGains.positive then Searches.plain_search): the hand's
+ * candidates (candidates(hand, False)), counted against `tick` in bulk; each one's gain read from
+ * `table` (a mapping, a dict in the solver), or where the table has none asked of `gain` (a callable: an int or None); the
+ * melds of positive gain in order; then search(hand, those (meld, gain) pairs, position, joker, pooled,
+ * tick) (native_packing.plain_search_melds), and its best gain.  None where more than `limit` melds
+ * have a positive gain, or where `search` answers None (a key too wide): the caller searches otherwise. */
+static PyObject *tables_light_gain(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 9) {
+        PyErr_SetString(PyExc_TypeError, "light_gain(hand, table, gain, limit, search, position, joker, pooled, tick, /)");
+        return NULL;
+    }
+    PyObject *table = args[1], *gain = args[2], *search = args[4], *ticker = args[8];
+    if (!PyMapping_Check(table)) {
+        PyErr_SetString(PyExc_TypeError, "table must be a mapping");
+        return NULL;
+    }
+    if (!PyCallable_Check(gain) || !PyCallable_Check(search) || (ticker != Py_None && !PyCallable_Check(ticker))) {
+        PyErr_SetString(PyExc_TypeError, "gain and search must be callable, tick callable or None");
+        return NULL;
+    }
+    Py_ssize_t limit = PyLong_AsSsize_t(args[3]);
+    if (limit == -1 && PyErr_Occurred()) return NULL;
+    PyObject *hand = tuple_of_items(args[0], "hand must be a sequence of card codes");
+    if (hand == NULL) return NULL;
+    PyObject *call[2] = {hand, Py_False};
+    PyObject *melds = tables_candidates(self, call, 2);  /* a new list, no Python code runs in it */
+    PyObject *raw = NULL, *found = NULL, *result = NULL;
+    if (melds == NULL) goto done;
+    Py_ssize_t n = PyList_GET_SIZE(melds);
+    if (ticker != Py_None && n > 0) {
+        PyObject *r = PyObject_CallFunction(ticker, "n", n);
+        if (r == NULL) goto done;
+        Py_DECREF(r);
+    }
+    raw = PyList_New(0);
+    if (raw == NULL) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *m = PyList_GET_ITEM(melds, i);  /* `melds` is ours alone: gain cannot change it */
+        PyObject *v;
+        if (PyDict_CheckExact(table)) {
+            v = PyDict_GetItemWithError(table, m);  /* borrowed */
+            Py_XINCREF(v);
+        } else {
+            v = PyObject_GetItem(table, m);
+            if (v == NULL && PyErr_ExceptionMatches(PyExc_KeyError)) PyErr_Clear();
+        }
+        if (v == NULL) {
+            if (PyErr_Occurred()) goto done;
+            v = PyObject_CallOneArg(gain, m);
+            if (v == NULL) goto done;
+        }
+        int keep = 0;
+        if (v != Py_None) {
+            PyObject *zero = PyLong_FromLong(0);
+            keep = zero == NULL ? -1 : PyObject_RichCompareBool(v, zero, Py_GT);
+            Py_XDECREF(zero);
+        }
+        if (keep > 0) {
+            PyObject *pair = PyTuple_Pack(2, m, v);
+            if (pair == NULL || PyList_Append(raw, pair) < 0) keep = -1;
+            Py_XDECREF(pair);
+        }
+        Py_DECREF(v);
+        if (keep < 0) goto done;
+        if (PyList_GET_SIZE(raw) > limit) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    PyObject *search_args[6] = {hand, raw, args[5], args[6], args[7], ticker};
+    found = PyObject_Vectorcall(search, search_args, 6, NULL);
+    if (found == NULL) goto done;
+    if (found == Py_None) {
+        result = Py_NewRef(Py_None);
+    } else if (PyTuple_Check(found) && PyTuple_GET_SIZE(found) == 2) {
+        result = Py_NewRef(PyTuple_GET_ITEM(found, 0));
+    } else {
+        PyErr_SetString(PyExc_TypeError, "search must answer (best, chosen) or None");
+    }
+done:
+    Py_XDECREF(found);
+    Py_XDECREF(raw);
+    Py_XDECREF(melds);
+    Py_DECREF(hand);
+    return result;
+}
+
 /* ------------------------------------------------------------------ building the tables */
 
 static void tables_dealloc(PyObject *self) {
@@ -610,6 +705,9 @@ fail:
 static PyMethodDef tables_methods[] = {
     {"candidates", (PyCFunction)(void (*)(void))tables_candidates, METH_FASTCALL,
      "candidates(hand, pooled, /) -> the hand's candidate melds, as CandidateGenerator.pure_hand_candidates"},
+    {"light_gain", (PyCFunction)(void (*)(void))tables_light_gain, METH_FASTCALL,
+     "light_gain(hand, table, gain, limit, search, position, joker, pooled, tick, /) -> the light search's best"
+     " gain, or None"},
     {NULL, NULL, 0, NULL},
 };
 

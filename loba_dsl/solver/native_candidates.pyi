@@ -1,6 +1,6 @@
 """Typed stub of the C candidate generator (native_candidates.c); its twin: CandidateGenerator.pure_hand_candidates."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 MAX_CODES: int
 """The most card codes (the Joker's included) the C generator takes."""
@@ -27,3 +27,17 @@ class CandidateTables:
         shapes: Sequence[ShapeSpec],
     ) -> None: ...
     def candidates(self, hand: Sequence[int], pooled: bool, /) -> list[tuple[int, ...]]: ...
+    def light_gain(
+        self,
+        hand: Sequence[int],
+        table: Mapping[tuple[int, ...], int | None],
+        gain: Callable[[tuple[int, ...]], int | None],
+        limit: int,
+        search: Callable[..., tuple[int, list[int]] | None],
+        position: tuple[int, ...],
+        joker: int,
+        pooled: frozenset[int],
+        tick: Callable[[int], object] | None,
+        /,
+    ) -> int | None:
+        """The light search's best gain of ``hand`` (no pooled wilds), or None: too many melds, or a key too wide."""

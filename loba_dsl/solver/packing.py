@@ -29,7 +29,8 @@ from collections.abc import Callable, Sequence
 from loba_dsl.budget import Clock
 from loba_dsl.solver.natives import PURE
 
-__all__ = ["NATIVE", "bitmask_search", "plain_search", "plain_search_melds", "pure_bitmask_search", "pure_plain_search"]
+__all__ = ["NATIVE", "NATIVE_PLAIN_SEARCH_MELDS", "bitmask_search", "plain_search", "plain_search_melds",
+           "pure_bitmask_search", "pure_plain_search"]
 
 PlainOptions = Sequence[Sequence[tuple[int, int, int]]]
 """For each field, the melds whose first field it is: ``(delta, gain, place)``, in the order tried."""
@@ -44,6 +45,10 @@ except ImportError:  # no compiler where it was installed: the Python kernels an
 
 NATIVE: bool = _native is not None and not PURE
 """Whether :func:`plain_search` and :func:`bitmask_search` run the C kernels."""
+
+NATIVE_PLAIN_SEARCH_MELDS: Callable[..., tuple[int, list[int]] | None] | None = (
+    _native.plain_search_melds if NATIVE else None)
+"""The C kernel of :func:`plain_search_melds` itself, for another C kernel to call (``None``: not in use)."""
 
 
 def pure_plain_search(key: int, bits: int, by_first: PlainOptions,

@@ -44,9 +44,14 @@ class Searches:
     def __init__(self, gains: MeldGains) -> None:
         self.gains = gains
         self.calls = gains.calls
-        self.native_light = packing.NATIVE and gains.generator.native_candidates is not None
+        twin = gains.generator.native_candidates
+        self.native_light = packing.NATIVE_PLAIN_SEARCH_MELDS is not None and twin is not None
         """Whether the light search runs in C from end to end: candidates (``native_candidates``), then
         the search and its fields (``native_packing``)."""
+        self._light_gain = twin.light_gain if self.native_light and twin is not None else None
+        """The C twin of :meth:`_searched_gain`'s light search of a hand with no pooled wilds, in one call."""
+        self._light_search = packing.NATIVE_PLAIN_SEARCH_MELDS
+        """The search it calls (``native_packing.plain_search_melds``)."""
 
     def search(self, given: Multiset, gain: Gain, *, pooled: bool = False) -> HandSearch:
         """The search of one hand, over its candidate melds of positive ``gain`` (``pooled``: :meth:`pooled_input`)."""
@@ -123,6 +128,13 @@ class Searches:
         g = self.gains
         pooled = self.pooled_input(hand, g.gain_value)
         if pooled is None:
+            light, kernel = self._light_gain, self._light_search
+            if light is not None and kernel is not None:  # the light search below in one C call (None: not light)
+                clock = self.calls.clock
+                found = light(hand, g.table, g.gain_value, LIGHT_UP_TO, kernel, g.positions, g.deck.joker_code,
+                              frozenset(), None if clock is None else clock.tick)
+                if found is not None:
+                    return found
             cards = g.sorted(hand)
             raw = g.positive(cards, g.gain_value)
             if len(raw) <= LIGHT_UP_TO:

@@ -19,9 +19,10 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 from house_rulesets import THREE_WILD_CLASSES
@@ -32,14 +33,14 @@ from native_twins import missing
 from loba_dsl.cards.deck import Card
 from loba_dsl.rules.loading import load, loads
 from loba_dsl.rules.model import Ruleset
-from loba_dsl.solver import candidates
+from loba_dsl.solver import candidates, packing, searches
 from loba_dsl.solver.api import Solver
 from loba_dsl.solver.candidates import CandidateGenerator
 
 try:
-    from loba_dsl.solver import native_candidates
+    from loba_dsl.solver import native_candidates, native_packing
 except ImportError as error:  # pragma: no cover - only where no compiler built it
-    native_candidates = None  # type: ignore[assignment]
+    native_candidates = native_packing = None  # type: ignore[assignment]
     WHY = f"the C candidate generator is not built here ({error}); the Python one answers alone"
 else:
     WHY = ""
@@ -239,3 +240,71 @@ def test_pure_switches_the_twin_off() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
     assert (native_candidates is not None and os.environ.get("LOBA_DSL_PURE") != "1") == candidates.NATIVE_CANDIDATES
+
+
+# ------------------------------------------------------------------ a whole light search in one call
+
+
+class Ticks:
+    """A budget clock's stand-in that counts the steps it is told of."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def tick(self, n: int = 1) -> None:
+        self.steps += n
+
+
+def python_light_gain(solver: Solver, hand: tuple[Card, ...], table: Mapping[tuple[Card, ...], int | None],
+                      ticks: Ticks, monkeypatch: pytest.MonkeyPatch) -> int | None:
+    """What ``light_gain`` answers, the Python way (``Searches._searched_gain``'s light branch, the packing
+    kernels in Python): the candidates (one step each), their gains from the table or the solver, at most
+    LIGHT_UP_TO of positive gain, then the plain search of them (one step a state)."""
+    g = solver.melds
+    cards = g.sorted(hand)
+    melds = g.generator.pure_hand_candidates(cards)
+    ticks.tick(len(melds))
+    raw = []
+    for m in melds:
+        v = table[m] if m in table else g.gain_value(m)
+        if v is not None and v > 0:
+            raw.append((m, v))
+    if len(raw) > searches.LIGHT_UP_TO:
+        return None
+    with monkeypatch.context() as patch:
+        patch.setattr(packing, "NATIVE", False)
+        patch.setattr(solver.calls, "clock", ticks)
+        return solver.searches.plain_search(cards, raw)[0]
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_light_gain_answers_as_the_python_light_search(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """native_candidates' light_gain: the same best gain (None exactly where there are too many melds) and
+    the same steps counted against the budget as the Python, with no table, the solver's table, or a
+    read-only view of it (a mapping that is not a dict)."""
+    needs_native()
+    rs = ruleset(name)
+    solver = with_twin(Solver(rs))
+    twin = solver.candidates.native_candidates
+    assert twin is not None
+    kernel = native_packing.plain_search_melds  # even where LOBA_DSL_PURE=1 keeps the solver from it
+    deck = full_deck(rs)
+    wilds = [c for c in deck if solver.wild_capable[c]]
+    rng = random.Random(f"light {name}")
+    hands = [random_hand(rng, deck, wilds, rng.randint(1, 14)) for _ in range(150)]
+    built = solver.compile_meld_table()
+    tables: list[Mapping[tuple[Card, ...], int | None]] = [{}, solver.melds.table,
+                                                              MappingProxyType(dict(solver.melds.table))]
+    nones = 0
+    for hand in hands:
+        for table in tables:
+            c_ticks, py_ticks = Ticks(), Ticks()
+            got = twin.light_gain(hand, table, solver.melds.gain_value, searches.LIGHT_UP_TO,
+                                  kernel, solver.melds.positions, rs.deck.joker_code,
+                                  frozenset(), c_ticks.tick)
+            expected = python_light_gain(solver, hand, table, py_ticks, monkeypatch)
+            assert got == expected, (name, hand, built)
+            if expected is not None:
+                assert c_ticks.steps == py_ticks.steps, (name, hand)
+            nones += got is None
+    assert nones < len(hands) * len(tables)  # most hands are light

@@ -527,6 +527,28 @@ def test_candidate_tables_bad_arguments() -> None:
 
     with pytest.raises(ValueError):
         twin.candidates([0], Falsy())
+    # light_gain: bad tables, gains, searches and ticks answer or raise one clear error, never crash
+    search = native_packing.plain_search_melds
+    position = gen.position
+    good_light: tuple[Any, ...] = ([0, 1, 2, 52], {}, lambda m: 5, 48, search, position, 52, frozenset(), None)
+    # A♠ A♥ A♦ and a Joker (codes 0, 1, 2, 52): menos' one candidate is the pierna of the aces (no wild in a
+    # pierna, rules.md §1), which the gain given values at 5.
+    assert twin.light_gain(*good_light) == 5
+    variants_light: list[tuple[Any, ...]] = [
+        (), good_light[:8], (5, *good_light[1:]), ([Flip(0, 10_000)], *good_light[1:]),
+        (good_light[0], 5, *good_light[2:]), (good_light[0], {(0,): "x"}, *good_light[2:]),
+        (*good_light[:2], None, *good_light[3:]), (*good_light[:2], lambda m: "x", *good_light[3:]),
+        (*good_light[:2], lambda m: 2**200, *good_light[3:]), (*good_light[:3], "48", *good_light[4:]),
+        (*good_light[:3], -1, *good_light[4:]), (*good_light[:4], None, *good_light[5:]),
+        (*good_light[:4], lambda *a: 7, *good_light[5:]), (*good_light[:4], lambda *a: (1, 2, 3), *good_light[5:]),
+        (*good_light[:5], (), *good_light[6:]), (*good_light[:6], 99, *good_light[7:]),
+        (*good_light[:7], set(), None), (*good_light[:8], 5), (*good_light[:8], lambda n: int("x")),
+    ]
+    for args in variants_light:
+        answers_or_raises(lambda a=args: twin.light_gain(*a))  # type: ignore[misc]
+    victim_light: list[Any] = []
+    victim_light.extend([0, 1, Emptying(victim_light, 2)] + [3 + i for i in range(10)])
+    answers_or_raises(lambda: twin.light_gain(victim_light, *good_light[1:]))
     make: Any = native_candidates.CandidateTables
     # 3 ranks of 1 suit and a Joker: codes 0-2 naturals (ranks 0-2), 3 the Joker
     good: tuple[Any, ...] = ([0, 1, 2, 3], [0, 1, 2, -1], [0, 0, 0, -1], [0, 0, 0, 1], [1, 1, 1, 0], [[0, 1, 2]], 3,
