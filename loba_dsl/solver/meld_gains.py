@@ -275,7 +275,7 @@ class MeldGains:
                     g = self.gain(key)
                     value = table[key] = None if g is None else g[0]
                 table[meld] = value
-        self._table = table
+        self._table.update(table)  # the same dict as before (a C caller holds it)
         return len(table)
 
     @property

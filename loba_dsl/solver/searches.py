@@ -21,7 +21,7 @@ wild's place, and the chosen melds name the pool's cards at the end
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.solver import packing
@@ -37,6 +37,10 @@ LIGHT_UP_TO = 48
 Gain = Callable[[Multiset], int | None]
 """What a search maximises per meld (``None``: not a meld)."""
 
+LightArgs = tuple[Mapping[Multiset, int | None], Gain, int, Callable[..., tuple[int, list[int]] | None],
+                  tuple[int, ...], Card, frozenset[Card]]
+"""``native_candidates``' ``light_gain``'s arguments between the hand and the tick."""
+
 
 class Searches:
     """The searches of hands under one ruleset, over :class:`MeldGains`' candidates."""
@@ -50,8 +54,12 @@ class Searches:
         the search and its fields (``native_packing``)."""
         self._light_gain = twin.light_gain if self.native_light and twin is not None else None
         """The C twin of :meth:`_searched_gain`'s light search of a hand with no pooled wilds, in one call."""
-        self._light_search = packing.NATIVE_PLAIN_SEARCH_MELDS
-        """The search it calls (``native_packing.plain_search_melds``)."""
+        kernel = packing.NATIVE_PLAIN_SEARCH_MELDS
+        self._light_args: LightArgs | None = None if kernel is None else (
+            gains.table, gains.gain_value, LIGHT_UP_TO, kernel, gains.positions, gains.deck.joker_code, frozenset())
+        """Its arguments after the hand and before the clock's tick: the meld table (one dict, filled in place),
+        the gain of a meld not in it, the most melds of a light search, the search (``native_packing``'s
+        ``plain_search_melds``) and its arguments."""
 
     def search(self, given: Multiset, gain: Gain, *, pooled: bool = False) -> HandSearch:
         """The search of one hand, over its candidate melds of positive ``gain`` (``pooled``: :meth:`pooled_input`)."""
@@ -126,13 +134,12 @@ class Searches:
         """The light search of ``hand`` where its candidates are few, else (``bitmask_if_many``: if its cards are
         distinct and plain, the bitmask search) the full search."""
         g = self.gains
-        pooled = self.pooled_input(hand, g.gain_value)
+        pooled = self.pooled_input(hand, g.gain_value) if g.pool else None
         if pooled is None:
-            light, kernel = self._light_gain, self._light_search
-            if light is not None and kernel is not None:  # the light search below in one C call (None: not light)
+            light, args = self._light_gain, self._light_args
+            if light is not None and args is not None:  # the light search below in one C call (None: not light)
                 clock = self.calls.clock
-                found = light(hand, g.table, g.gain_value, LIGHT_UP_TO, kernel, g.positions, g.deck.joker_code,
-                              frozenset(), None if clock is None else clock.tick)
+                found = light(hand, *args, None if clock is None else clock.tick)
                 if found is not None:
                     return found
             cards = g.sorted(hand)
