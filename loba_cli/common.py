@@ -8,7 +8,6 @@ here needs Typer.  Library modules are imported inside the functions that use th
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -93,6 +92,8 @@ def emit(line: str) -> None:
 
 def dumps(obj: Any) -> str:
     """JSON as ``loba`` prints it: one line, non-ASCII characters as they are."""
+    import json  # here, not at the top: a plain ``loba check`` prints no JSON (issue 22: start-up)
+
     return json.dumps(obj, ensure_ascii=False)
 
 

@@ -22,7 +22,6 @@ stays under its column:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
 TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
@@ -47,6 +46,8 @@ def clean(text: str) -> str:
     >>> clean("bad\x1b[31m name\x07")
     'bad[31m name'
     """
+    import re  # not at the top: a start-up that shows no message needs no regular expression (issue 22)
+
     return re.sub(_CONTROL, "", text)
 
 
@@ -58,6 +59,8 @@ def clean_line(text: str) -> str:
     >>> clean_line("a\x1bb\rc") == "a\ufffdb\ufffdc"
     True
     """
+    import re
+
     return re.sub(_CONTROL_IN_LINE, "\ufffd", text)
 
 
@@ -338,6 +341,8 @@ def decode_utf8(data: bytes, source: str, *, error: type[LobaError] = InputError
     try:
         return data[bom:].decode("utf-8")
     except UnicodeDecodeError as exc:
+        import re
+
         at = bom + exc.start
         before = re.split(_LINE_BREAK, data[bom:at].decode("utf-8"))
         after = re.split(_LINE_BREAK, data[at:].decode("utf-8", "replace"), maxsplit=1)[0]

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
+from loba_dsl.jsontext import dumps as json_dumps  # json.dumps without importing json (issue 22)
 from loba_dsl.rules.model import MatchEnd
 
 TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: start-up)
@@ -52,7 +51,7 @@ def _scalar(value: Any) -> str:
     text = str(value)
     plain = text and text.strip() == text and not any(c in text for c in ":#{}[],&*!|>'\"%@`") and text.lower() not in (
         "null", "true", "false", "yes", "no", "on", "off", "~") and not text[0].isdigit() and not text.startswith("-")
-    return text if plain else json.dumps(text, ensure_ascii=False)
+    return text if plain else json_dumps(text)
 
 
 def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
@@ -82,7 +81,7 @@ def ruleset_text(rs: Ruleset, *, origin: bool = False) -> str:
             for i, v in enumerate(value):
                 p = (*path, i)
                 if isinstance(v, dict):
-                    inner = json.dumps(v, ensure_ascii=False)
+                    inner = json_dumps(v)
                     out.append(f"{pad}- {inner}{note(p)}")
                 else:
                     out.append(f"{pad}- {_scalar(v)}{note(p)}")

@@ -20,11 +20,11 @@ record may leave the stock ``null`` and hidden cards ``"??"``; a stock draw then
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 from collections.abc import Mapping, Sequence
 
+from loba_dsl import jsontext  # json without importing json (issue 22: start-up)
 from loba_dsl.cards.deck import Card
 from loba_dsl.errors import decode_utf8
 from loba_dsl.game.moves import (
@@ -215,11 +215,15 @@ def loads(text: str | bytes, *, ruleset: Ruleset | None = None, base: str | os.P
     if isinstance(text, bytes):
         text = decode_utf8(text, source, error=RecordError)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        data = jsontext.loads(text)
     except RecursionError:
         raise RecordError(f"the record is nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as e:
+        import json  # its error is json's own (loba_dsl.jsontext leaves bad text to json)
+
+        if not isinstance(e, json.JSONDecodeError):
+            raise
+        raise RecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     return from_dict(data, ruleset=ruleset, base=base)
 
 
@@ -308,11 +312,7 @@ def to_dict(rec: GameRecord) -> dict[str, Any]:
 
 def piece(entry: Any) -> bytes:
     """One entry of the record as the digest reads it: compact JSON, UTF-8."""
-    return _COMPACT.encode(entry).encode("utf-8", "surrogatepass")
-
-
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-"""``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` without a new encoder per entry (one per move)."""
+    return jsontext.dumps(entry, separators=(",", ":")).encode("utf-8", "surrogatepass")
 
 
 def deal_entry(players: Sequence[str], dealer: str | None, hands: Sequence[Any], upcard: Any, stock: Any) -> dict[
@@ -368,7 +368,7 @@ def dumps(record: GameRecord | Mapping[str, Any] | _HasRecord) -> str:
         record = record.record()
 
     def one(v: Any) -> str:
-        return json.dumps(v, ensure_ascii=False)
+        return jsontext.dumps(v)
 
     lines = ["{"]
     top = [(k, v) for k, v in record.items() if k != "rounds"]

@@ -26,13 +26,13 @@ from __future__ import annotations
 
 import enum
 import functools
-import json
 import math
 import os
 import stat
 import sys
 from types import MappingProxyType
 
+from loba_dsl import jsontext
 from loba_dsl.frozen import init_fields
 from loba_dsl.rules.model import Ruleset
 
@@ -129,7 +129,7 @@ def get(key: str, salt: str, unchanged: Callable[[Digests], bool]) -> tuple[Dige
     finally:
         os.close(fd)
     try:
-        entry = json.loads(raw)
+        entry = jsontext.loads(raw)
         if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
             return None
         if entry.get("salt") != salt:
@@ -151,7 +151,7 @@ def seal(key: str, salt: str, files: Any, body: Any) -> str:
     on disk is a miss, never a ruleset that answers wrongly."""
     from loba_dsl.rules.sources import sha256_hex
 
-    text = json.dumps([key, salt, files, body], ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = jsontext.dumps([key, salt, files, body], separators=(",", ":"), allow_nan=False)
     return sha256_hex(text.encode("utf-8", "surrogatepass"))
 
 
@@ -174,7 +174,7 @@ def put(key: str, salt: str, digests: Digests, ruleset: Ruleset) -> None:
     if folder is None:
         return
     entry = {"format": FORMAT, "key": key, "salt": salt, "files": files, "ruleset": body, "digest": digest}
-    data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    data = jsontext.dumps(entry, separators=(",", ":")).encode("utf-8", "surrogatepass")
     tmp = os.path.join(folder, temp_name(key))
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:

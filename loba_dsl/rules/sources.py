@@ -22,7 +22,6 @@ from __future__ import annotations
 import errno
 import functools
 import os
-import re
 import stat
 
 from loba_dsl.errors import Location, RulesetError, said, suggest
@@ -216,6 +215,8 @@ class Siblings:
     def resolve(self, name: str) -> Source:
         if _shipped_name(name):
             return shipped_source(name)
+        import re  # not at the top (issue 22: start-up)
+
         if not re.fullmatch(_SIBLING_NAME, name):
             raise RulesetError(f"'extends' must name {self.reach}, not '{name}'", code="extends-outside")
         folder = os.path.realpath(self.folder)

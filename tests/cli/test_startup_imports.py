@@ -17,14 +17,16 @@ OFF_THE_PATH = ("pathlib", "hashlib", "_hashlib", "urllib.parse", "ipaddress")
 # Issue 22: the standard dataclasses module brings inspect (with ast, dis, tokenize) and copy; the classes
 # of a cached ``loba check`` are built by loba_dsl.frozen without them.  typing (with contextlib and
 # warnings) is read by type checkers only: its names are imported under ``if TYPE_CHECKING:``, the flag
-# being the module's own ``TYPE_CHECKING = False``; importlib's package brings warnings too.
+# being the module's own ``TYPE_CHECKING = False``; importlib's package brings warnings too.  json compiles
+# regular expressions at import (and brings re): the disk cache's entry and a record are read through
+# loba_dsl.jsontext (the same C functions json calls), and no other regular expression is compiled.
 OFF_THE_CHECK_PATH = (*OFF_THE_PATH, "dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "typing",
-                      "contextlib", "warnings", "importlib")
+                      "contextlib", "warnings", "importlib", "json", "re")
 
 # Runs the command as the ``loba`` script does, then prints, on stdout's last line, which of the given
 # modules it imported (and whether YAML was read: a cache miss compiles the ruleset).
 _CHILD = """
-import json, sys
+import sys
 from loba_cli.main import main
 watched = sys.argv[1].split(",")
 sys.argv = ["loba", *sys.argv[2:]]
@@ -32,14 +34,17 @@ try:
     main()
 except SystemExit as e:
     code = e.code
-print(json.dumps({"code": code, "imported": sorted(m for m in watched if m in sys.modules)}))
+imported = sorted(m for m in watched if m in sys.modules)
+import json  # only now: json is watched too
+print(json.dumps({"code": code, "imported": imported}))
 """
 
 
 def _check(cache: Path, *args: str) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k != "LOBA_NO_CACHE"}
     env["LOBA_CACHE_DIR"] = str(cache)
-    watched = ",".join([*OFF_THE_CHECK_PATH, "yaml"])
+    # ``--json`` prints JSON: json (and re) are its business; the rest stays off its path too.
+    watched = ",".join(m for m in [*OFF_THE_CHECK_PATH, "yaml"] if "--json" not in args or m not in ("json", "re"))
     # Run in an empty folder: ``python -c`` puts the current folder first on ``sys.path``.
     proc = subprocess.run([sys.executable, "-c", _CHILD, watched, "check", *args], capture_output=True, text=True,
                           env=env, cwd=cache.parent, check=False)
