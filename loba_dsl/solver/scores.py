@@ -70,9 +70,11 @@ class BestScores:
         """Just the score of the best arrangement (as ``arrange(cards).score``, without building it).
 
         A hand in which no meld can even be formed (the common case for a
-        random hand) is answered from the card values alone; a hand of
-        distinct plain naturals (no card twice, none that can be wild) is
-        searched over a bitmask of its cards.
+        random hand) is answered from the card values alone; a hand whose
+        live cards were met before (up to a renaming of the suits), from the
+        cache; any other by :meth:`Searches.best_gain
+        <loba_dsl.solver.searches.Searches.best_gain>` of its live cards (whole,
+        or in parts: :data:`SPLIT_FROM`), in one call under one budget.
         """
         g = self.gains
         canon = g.canon
