@@ -109,7 +109,8 @@ class Solver:
         that meets melds never met before costs what one that meets known melds
         does.  The melds are judged by the same matcher, so every answer stays
         the same.  Returns the table's size, 0 where the deck makes too many
-        candidates to table (many wilds: :data:`~loba_dsl.solver.meld_table.TABLE_MELDS`).
+        candidates to table (many wilds: :data:`~loba_dsl.solver.meld_table.TABLE_MELDS`).  It runs under
+        the solver's budget: past it, :class:`~loba_dsl.errors.BudgetExceeded` and no table.
         """
         return self.melds.compile_table()
 

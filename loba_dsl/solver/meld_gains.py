@@ -265,8 +265,9 @@ class MeldGains:
                 return 0
             melds += found
         table: dict[Multiset, int | None] = {}
-        with self.calls.running(None, "judging the ruleset's melds"):
+        with self.calls.running(None, "judging the ruleset's melds") as clock:
             for meld in melds:
+                clock.tick()  # one step a meld of the deck
                 key = self.canonical(meld)
                 if self.canon is not None:
                     key = self.canon(key)

@@ -109,3 +109,13 @@ def test_the_bound_holds_every_candidate_of_the_deck(name: str) -> None:
             assert len(found) <= bound, (name, pooled)
         else:
             assert bound > TABLE_MELDS
+
+
+def test_a_table_past_the_budget_is_not_built() -> None:
+    from loba_dsl.budget import Budget
+    from loba_dsl.errors import BudgetExceeded
+
+    solver = Solver(load("menos"), budget=Budget(steps=10))  # one step a meld: menos's deck makes 1,783
+    with pytest.raises(BudgetExceeded):
+        solver.compile_meld_table()
+    assert not solver.melds.table
