@@ -226,8 +226,7 @@ def _state(table: Any, record: dict[str, Any] | None, events: list[dict[str, Any
 def _move(rs: Ruleset, table: Any, m: MoveIn) -> Any:
     from loba_dsl import move_from_dict
 
-    d = {k: v for k, v in msgspec.to_builtins(m).items()}
-    return move_from_dict(rs, d, table.players, "move")
+    return move_from_dict(rs, msgspec.to_builtins(m), table.players, "move")  # a new dict, the library's to read
 
 
 def _stale(table: Any, ply: int | None, by_state: bool = False) -> None:

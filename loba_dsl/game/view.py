@@ -107,8 +107,9 @@ class PlayerView:
             "hand_counts": dict(zip(self.players, self.hand_sizes, strict=True)),
             "stock_count": self.stock_size,
             "pile": n(self.pile),
-            "melds": [{"meld": m.number, "owner": m.owner, "kind": m.kind, "cards": n(m.cards),
-                       "stands": n(m.stands), "wild": list(m.wild)} for m in self.melds],
+            "melds": [{"meld": number, "owner": owner, "kind": kind, "cards": list(cards), "stands": list(stands),
+                       "wild": list(wild)}
+                      for number, owner, kind, cards, stands, wild in _melds_named(self.melds, names)],
             "opened": list(self.opened),
             "turn": [{**m.to_dict(rs), "text": format_move(m, rs)} for m in self.turn],
             "standings": [s.to_dict() for s in self.standings],
@@ -161,6 +162,27 @@ def _meld_views(s: RoundState) -> tuple[MeldView, ...]:
 _MELD_VIEWS: dict[int, tuple[tuple[TableMeld, ...], tuple[str, ...], tuple[MeldView, ...]]] = {}
 """By the identity of a state's melds (kept with them, so the identity is not reused while kept)."""
 _MELD_VIEWS_KEPT = 1024
+
+_NamedMeld = tuple[int, str, str, tuple[str, ...], tuple[str, ...], tuple[bool, ...]]
+
+
+def _melds_named(melds: tuple[MeldView, ...], names: Sequence[str]) -> tuple[_NamedMeld, ...]:
+    """The melds' fields for :meth:`PlayerView.to_dict`, card names looked up once per tuple of meld views (the
+    views are shared, :func:`_meld_views`: most moves leave the melds as they were)."""
+    key = id(melds)
+    kept = _MELDS_NAMED.get(key)
+    if kept is not None and kept[0] is melds and kept[1] is names:
+        return kept[2]
+    rows = tuple((m.number, m.owner, m.kind, tuple(HIDDEN if c == UNKNOWN else names[c] for c in m.cards),
+                  tuple(HIDDEN if c == UNKNOWN else names[c] for c in m.stands), m.wild) for m in melds)
+    if len(_MELDS_NAMED) >= _MELD_VIEWS_KEPT:
+        _MELDS_NAMED.clear()
+    _MELDS_NAMED[key] = (melds, names, rows)
+    return rows
+
+
+_MELDS_NAMED: dict[int, tuple[tuple[MeldView, ...], Sequence[str], tuple[_NamedMeld, ...]]] = {}
+"""By the identity of a tuple of meld views (kept with it, so the identity is not reused while kept)."""
 
 
 def _seen(move: Move, viewer: str | None) -> Move:

@@ -88,3 +88,29 @@ def test_a_view_never_holds_another_seats_card(name: str) -> None:
 @given(name=st.sampled_from(shipped_names()), seed=st.integers(0, 10**6), plies=st.integers(0, 120))
 def test_a_view_never_holds_another_seats_card_property(name: str, seed: int, plies: int) -> None:
     views_ignore_hidden_cards(name, seed, plies)
+
+
+def test_the_melds_on_the_table_as_json_each_view_its_own() -> None:
+    """Every seat's view shows the same melds (rules.md §1: melds are laid face up), each card by its name and what
+    it stands for; the JSON of one view is its own: changing it changes no other view's (the names are looked up
+    once per tuple of melds, shared by the views)."""
+    rs = load("menos")
+    for seed in range(40):
+        t = Table.deal(rs, PLAYERS, "Dora", seed)
+        play_round(t, random.Random(seed), max_plies=120)
+        if t.state.melds:
+            break
+    else:
+        pytest.fail("no meld laid in 40 random rounds")
+    first, second = t.view("Ana"), t.view("Beto")
+    assert first.melds is second.melds  # shared: the case the names' cache serves
+    for v in (first, second):
+        got = v.to_dict()["melds"]
+        assert got == [{"meld": m.number, "owner": m.owner, "kind": m.kind,
+                        "cards": [rs.deck.name(c) for c in m.cards], "stands": [rs.deck.name(c) for c in m.stands],
+                        "wild": list(m.wild)} for m in v.melds]
+    mine = first.to_dict()["melds"]
+    mine[0]["cards"].append("X")
+    mine[0]["wild"].append(True)
+    assert second.to_dict()["melds"][0]["cards"] == [rs.deck.name(c) for c in second.melds[0].cards]
+    assert first.to_dict()["melds"][0]["wild"] == list(first.melds[0].wild)
