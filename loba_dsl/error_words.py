@@ -24,6 +24,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from loba_dsl import referee_words
+
 __all__ = ["LANGUAGES", "LITERALS", "PATTERNS", "TEMPLATES", "literal_in", "template_in"]
 
 _ES: Mapping[str, str] = {
@@ -295,8 +297,9 @@ _ES_PATTERNS: tuple[tuple[re.Pattern[str], Any], ...] = (
      lambda m: f"{m[1]} es demasiado corto"),
 )
 
-TEMPLATES: Mapping[str, Mapping[str, str]] = {"es": _ES}
-"""Each language's words for our own templates (the English template is the key)."""
+TEMPLATES: Mapping[str, Mapping[str, str]] = {"es": {**_ES, **referee_words.ES}}
+"""Each language's words for our own templates (the English template is the key): the input errors' here,
+the referee's reasons' in :mod:`loba_dsl.referee_words`."""
 LANGUAGES: tuple[str, ...] = ("en", *TEMPLATES)
 """The languages an input error can be said in: English, and each language with words here."""
 LITERALS: Mapping[str, Mapping[str, str]] = {"es": _ES_LITERALS}

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import said
 from loba_dsl.game.moves import UNKNOWN
 from loba_dsl.game.state import RoundState
 from loba_dsl.game.verdicts import Reason, reason
@@ -34,18 +35,22 @@ def deal_problems(rs: Ruleset, hands: Sequence[Sequence[Card]], upcard: Card | N
     """Whether a deal is one the ruleset could have dealt: hand sizes, the up-card, the whole deck once."""
     out: list[Reason] = []
     if not rs.players.allows(len(players)):
-        out.append(reason(rs, "players.count", f"{rs.name} is played by {rs.players.min} to {rs.players.max} "
-                          f"players, not {len(players)}"))
+        out.append(reason(rs, "players.count", said("{ruleset} is played by {least} to {most} players, not "
+                                                    "{players}", ruleset=rs.name, least=rs.players.min,
+                                                    most=rs.players.max, players=len(players))))
     each = rs.deal.cards_for(len(players))
     rule = "deal.cards_by_players" if each != rs.deal.cards else "deal.cards"
     for name, hand in zip(players, hands, strict=True):
         if len(hand) != each:
-            out.append(reason(rs, rule, f"{name} was dealt {len(hand)} cards, not the {each} dealt to each of "
-                              f"{len(players)} players"))
+            out.append(reason(rs, rule, said("{player} was dealt {count} cards, not the {each} dealt to each of "
+                                             "{players} players", player=name, count=len(hand), each=each,
+                                             players=len(players))))
     if rs.deal.upcard and upcard is None:
-        out.append(reason(rs, "deal.upcard", "the deal turns up a card to start the discard pile, but none is given"))
+        out.append(reason(rs, "deal.upcard", said("the deal turns up a card to start the discard pile, but none is "
+                                                  "given")))
     if not rs.deal.upcard and upcard is not None:
-        out.append(reason(rs, "deal.upcard", f"the deal turns up no card, but {rs.deck.name(upcard)} is given"))
+        out.append(reason(rs, "deal.upcard", said("the deal turns up no card, but {card} is given",
+                                                  card=rs.deck.name(upcard))))
     have = Counter(c for h in hands for c in h)
     have.update(stock)
     if upcard is not None:
@@ -56,18 +61,22 @@ def deal_problems(rs: Ruleset, hands: Sequence[Sequence[Card]], upcard: Card | N
     if unknown and not extra:
         if sum(missing.values()) != unknown:
             known = sum(have.values())
-            out.append(Reason("deck", f"hands, up-card and stock hold {known + unknown} cards ({unknown} of them "
-                              f"unknown), but {rs.name}'s deck has {rs.deck.size}", rs.where("deck")))
+            out.append(Reason("deck", said("hands, up-card and stock hold {count} cards ({unknown} of them "
+                                           "unknown), but {ruleset}'s deck has {size}", count=known + unknown,
+                                           unknown=unknown, ruleset=rs.name, size=rs.deck.size), rs.where("deck")))
     elif extra or missing:
         names = rs.deck.names
         parts = []
         if extra:
-            parts.append("more copies than the deck holds of " + " ".join(names[c] for c in sorted(extra.elements())))
+            parts.append(said("more copies than the deck holds of {cards}",
+                              cards=" ".join(names[c] for c in sorted(extra.elements()))))
         if missing:
-            parts.append(f"{sum(missing.values())} card(s) of the deck missing: "
-                         + " ".join(names[c] for c in sorted(missing.elements())[:12]))
-        out.append(Reason("deck", f"hands, up-card and stock must be exactly {rs.name}'s deck of {rs.deck.size} "
-                          f"cards: {'; '.join(parts)}", rs.where("deck")))
+            parts.append(said("{count} card(s) of the deck missing: {cards}", count=sum(missing.values()),
+                              cards=" ".join(names[c] for c in sorted(missing.elements())[:12])))
+        both = parts[0] if len(parts) == 1 else said("{some}; {more}", some=parts[0], more=parts[1])
+        out.append(Reason("deck", said("hands, up-card and stock must be exactly {ruleset}'s deck of {size} cards: "
+                                       "{problems}", ruleset=rs.name, size=rs.deck.size, problems=both),
+                          rs.where("deck")))
     return out
 
 

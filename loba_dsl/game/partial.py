@@ -10,9 +10,11 @@ cards (as far as they have any).  This module checks what remains checkable afte
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import said
 from loba_dsl.game.moves import UNKNOWN, Draw, Move, Reshuffle, cards_played
 from loba_dsl.game.referee import Reason
 from loba_dsl.game.state import RoundState
@@ -37,8 +39,11 @@ def over_the_deck(rs: Ruleset, state: RoundState, extra: tuple[Card, ...] = ()) 
     over = sorted(c for c, k in seen.items() if k > deck.limit(c))
     if not over:
         return []
-    words = ", ".join(f"{deck.name(c)} {seen[c]} times (the deck holds {deck.limit(c)})" for c in over)
-    return [Reason("deck", f"the record shows {words}: no deck of {rs.name} holds that", rs.where("deck"))]
+    words = functools.reduce(lambda some, more: said("{some}, {more}", some=some, more=more), (
+        said("{card} {count} times (the deck holds {limit})", card=deck.name(c), count=seen[c], limit=deck.limit(c))
+        for c in over))
+    return [Reason("deck", said("the record shows {cards}: no deck of {ruleset} holds that", cards=words,
+                                ruleset=rs.name), rs.where("deck"))]
 
 
 @dataclass

@@ -65,6 +65,7 @@ from collections import Counter
 
 from loba_dsl.budget import Budget
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import said
 from loba_dsl.game.dealing import deal_problems, deck_cards, first_seat, next_dealer, start, step
 from loba_dsl.game.generation import beside, generator_for
 from loba_dsl.game.moves import UNKNOWN, Discard, Draw, LayOff, Meld, Move, MoveWild, ReplaceJoker, Reshuffle
@@ -94,22 +95,25 @@ def judge(rs: Ruleset, s: RoundState, move: Move) -> Judgement:
     if isinstance(move, Reshuffle):
         return _reshuffle(rs, s, move)
     if s.phase is Phase.OVER:
-        return [reason(rs, "turn.order", "the round is over")], None, ()
+        return [reason(rs, "turn.order", said("the round is over"))], None, ()
     seat = s.turn
     if move.player != s.players[seat]:
-        return [reason(rs, "turn.order", f"it is {s.players[seat]}'s turn, not {move.player}'s")], None, ()
+        return [reason(rs, "turn.order", said("it is {turn}'s turn, not {player}'s", turn=s.players[seat],
+                                                        player=move.player))], None, ()
     if isinstance(move, Draw):
         if s.phase is not Phase.DRAW:
-            return [reason(rs, "turn.order", f"{move.player} has drawn already this turn")], \
+            return [reason(rs, "turn.order", said("{player} has drawn already this turn", player=move.player))], \
                 None, ()
         return _draw(rs, s, seat, move)
     if s.phase is Phase.DRAW:
-        return [reason(rs, "turn.order", f"{move.player} must draw first (from the stock or the discard pile)")], \
+        return [reason(rs, "turn.order", said("{player} must draw first (from the stock or the discard pile)",
+                                                    player=move.player))], \
             None, ()
     owed = pile_card_owed(rs, s)
     if owed is not None and not isinstance(move, Discard) and owed not in put_cards(move):
-        return [reason(rs, "turn.use_pile_card", f"{move.player} took {rs.deck.name(owed)} from the discard pile "
-                       "and must put it down before anything else this turn")], None, ()
+        return [reason(rs, "turn.use_pile_card", said("{player} took {card} from the discard pile and must put it "
+                                                       "down before anything else this turn", player=move.player,
+                                                       card=rs.deck.name(owed)))], None, ()
     if isinstance(move, Meld):
         return meld(rs, s, seat, move)
     if isinstance(move, LayOff):
@@ -141,16 +145,18 @@ def put_cards(move: Move) -> tuple[Card, ...]:
 
 def _reshuffle(rs: Ruleset, s: RoundState, move: Reshuffle) -> Judgement:
     if s.phase is not Phase.DRAW:
-        return [reason(rs, "turn.order", "a reshuffle comes only before a draw")], None, ()
+        return [reason(rs, "turn.order", said("a reshuffle comes only before a draw"))], None, ()
     if rs.turn.stock_exhausted is not StockExhausted.RESHUFFLE_DISCARDS:
-        return [reason(rs, "turn.stock_exhausted", "this ruleset never reshuffles the discard pile")], None, ()
+        return [reason(rs, "turn.stock_exhausted", said("this ruleset never reshuffles the discard pile"))], None, ()
     if s.stock:
-        return [reason(rs, "turn.stock_exhausted", f"the stock still has {len(s.stock)} card(s)")], None, ()
+        return [reason(rs, "turn.stock_exhausted", said("the stock still has {count} card(s)",
+                                                        count=len(s.stock)))], None, ()
     if move.stock is None:  # a hand-dealt game: the new stock's order is not known
         stock: tuple[Card, ...] = (UNKNOWN,) * (len(s.pile) - 1)
     elif Counter(move.stock) != Counter(s.pile[1:]):
-        return [reason(rs, "turn.stock_exhausted", f"the new stock must be the discard pile but its top card "
-                       f"({len(s.pile) - 1} cards), each once")], None, ()
+        return [reason(rs, "turn.stock_exhausted", said("the new stock must be the discard pile but its top card "
+                                                        "({count} cards), each once", count=len(s.pile) - 1))], \
+            None, ()
     else:
         stock = move.stock
     return [], replace(s, stock=stock, pile=s.pile[:1], ply=s.ply + 1), (Event("reshuffle"),)
@@ -160,30 +166,33 @@ def _draw(rs: Ruleset, s: RoundState, seat: int, move: Draw) -> Judgement:
     hand = s.hands[seat]
     if move.source == "stock":
         if not s.stock:
-            return [reason(rs, "turn.stock_exhausted", "the stock is empty: a reshuffle entry must come first")], \
-                None, ()
+            return [reason(rs, "turn.stock_exhausted",
+                           said("the stock is empty: a reshuffle entry must come first"))], None, ()
         card = s.stock[0]
         if move.card is not None and card != UNKNOWN and move.card != card:
-            return [Reason("cards.stock", f"{move.player} drew {rs.deck.name(move.card)} by the record, but the "
-                           f"stock's top card is {rs.deck.name(card)}", rs.source)], None, ()
+            return [Reason("cards.stock", said("{player} drew {card} by the record, but the stock's top card is "
+                                                "{top}", player=move.player, card=rs.deck.name(move.card),
+                                                top=rs.deck.name(card)), rs.source)], None, ()
         if card == UNKNOWN and move.card is not None:  # a hand-dealt game: the record says which card came
             card = move.card
         ns = next_state(s, hands=with_hand(s, seat, (*hand, card)), stock=s.stock[1:], phase=Phase.PLAY,
                         ply=s.ply + 1, info=DREW_STOCK)
         return [], ns, (Event("drew", move.player, () if card == UNKNOWN else (card,)),)
     if not s.pile:
-        return [reason(rs, "turn.discard_pile_take", "the discard pile is empty")], None, ()
+        return [reason(rs, "turn.discard_pile_take", said("the discard pile is empty"))], None, ()
     taken = s.pile if rs.turn.discard_pile_take is PileTake.WHOLE_PILE else s.pile[:1]
     if rs.deal.counted_at_end and len(taken) > 1:
-        return [reason(rs, "deal.counted_at_end", f"every player ends the round holding the "
-                       f"{rs.deal.cards_for(len(s.players))} cards dealt, table and hand together: taking the "
-                       f"{len(taken)} cards of the discard pile would break it")], None, ()
+        return [reason(rs, "deal.counted_at_end", said(
+            "every player ends the round holding the {dealt} cards dealt, table and hand together: taking the "
+            "{count} cards of the discard pile would break it", dealt=rs.deal.cards_for(len(s.players)),
+            count=len(taken)))], None, ()
     info = TurnInfo(drew="discard", pile_card=s.pile[0], pile_taken=len(taken), pile_size=len(s.pile))
     ns = next_state(s, hands=with_hand(s, seat, (*hand, *taken)), pile=s.pile[len(taken):], phase=Phase.PLAY,
                     ply=s.ply + 1, info=info)
     if rs.turn.use_pile_card and not _can_put_down_pile_card(rs, ns):
-        return [reason(rs, "turn.use_pile_card", f"{move.player} could not put {rs.deck.name(s.pile[0])} down "
-                       "this turn (in a meld or a lay-off), as the card taken from the discard pile must be")], None, ()
+        return [reason(rs, "turn.use_pile_card", said(
+            "{player} could not put {card} down this turn (in a meld or a lay-off), as the card taken from the "
+            "discard pile must be", player=move.player, card=rs.deck.name(s.pile[0])))], None, ()
     return [], ns, (Event("took_pile", move.player, taken),)
 
 
@@ -230,12 +239,13 @@ def discard_refusable(rs: Ruleset) -> bool:
 def discard_reasons(rs: Ruleset, s: RoundState, seat: int, card: Card) -> list[Reason]:
     """Why the player at ``seat`` may not discard ``card`` (a card they hold), the end of the turn aside."""
     if not rs.turn.discard_joker and rs.deck.is_joker(card):
-        return [reason(rs, "turn.discard_joker", "a Joker may not be discarded")]
+        return [reason(rs, "turn.discard_joker", said("a Joker may not be discarded"))]
     info = s.info
     if (rs.turn.rediscard_single is Rediscard.FORBIDDEN and info.pile_size == 1 and info.pile_card == card
             and s.hands[seat].count(card) == 1):
-        return [reason(rs, "turn.rediscard_single", f"{s.players[seat]} took {rs.deck.name(card)}, the only card "
-                       "of the discard pile, and may not discard it again this turn")]
+        return [reason(rs, "turn.rediscard_single", said(
+            "{player} took {card}, the only card of the discard pile, and may not discard it again this turn",
+            player=s.players[seat], card=rs.deck.name(card)))]
     return []
 
 

@@ -15,7 +15,7 @@ the rules allow one); ``unchecked`` lists what a hand-dealt record did not let t
 
 from __future__ import annotations
 
-from loba_dsl.errors import LobaError
+from loba_dsl.errors import LobaError, said
 from loba_dsl.game.moves import RecordError
 from loba_dsl.game.outcome import RoundResult
 from loba_dsl.game.record import GameRecord
@@ -95,7 +95,7 @@ def replay(rec: GameRecord, *, rng: random.Random | None = None) -> Replay:
         try:
             if table is None:
                 if rnd.players is not None and rnd.players != rec.players:
-                    r = _match_reason(rs, "end", "the first round is played by every player of the record")
+                    r = _match_reason(rs, "end", said("the first round is played by every player of the record"))
                     return done(_error(1, 0, None, r))
                 table = Table.from_deal(rs, rec.players, rec.dealer, rnd.hands, rnd.upcard, rnd.stock,
                                         ruleset_ref=rec.ruleset_ref, target=rec.target, rng=rng)
@@ -105,15 +105,17 @@ def replay(rec: GameRecord, *, rng: random.Random | None = None) -> Replay:
                     return done(_error(number, 0, None, problem))
                 expected = rec.players[table.next_dealer()]
                 if rnd.dealer is not None and rnd.dealer != expected:
-                    r = Reason("deal.next_dealer", f"round {number} must be dealt by {expected}, not {rnd.dealer} "
-                               f"(deal.next_dealer: {rs.deal.next_dealer})", where(rs, "deal.next_dealer"))
+                    r = Reason("deal.next_dealer", said("round {number} must be dealt by {expected}, not {dealer} "
+                                                        "(deal.next_dealer: {rule})", number=number,
+                                                        expected=expected, dealer=rnd.dealer,
+                                                        rule=rs.deal.next_dealer), where(rs, "deal.next_dealer"))
                     return done(_error(number, 0, None, r))
                 table.next_round(rnd.hands, rnd.upcard, rnd.stock)
         except DealRejected as e:
             return done(_error(number, 0, None, e.reasons[0]), e)
         if number == 1 and rnd.dealer is not None and rnd.dealer != rec.dealer:
-            r = Reason("deal.next_dealer", f"round 1 is dealt by the record's dealer {rec.dealer}, not {rnd.dealer}",
-                       where(rs, "deal.next_dealer"))
+            r = Reason("deal.next_dealer", said("round 1 is dealt by the record's dealer {expected}, not {dealer}",
+                                                expected=rec.dealer, dealer=rnd.dealer), where(rs, "deal.next_dealer"))
             return done(_error(1, 0, None, r))
         for ply, move in enumerate(rnd.moves, 1):
             try:
@@ -144,27 +146,33 @@ def _before_round(table: Table, number: int, playing: tuple[str, ...]) -> Reason
     by who is dealt in)."""
     rs = table.rs
     if table.state.phase.value != "over":
-        return Reason("turn.order", f"round {number - 1} has not ended, but round {number} follows",
-                      where(rs, "turn.order"))
+        return Reason("turn.order", said("round {last} has not ended, but round {number} follows", last=number - 1,
+                                         number=number), where(rs, "turn.order"))
     if table.outcome() is None:
-        return Reason("cards.shown", f"round {number - 1} has ended, but its scores cannot be counted: "
-                      + table._unscored(), rs.source)
+        return Reason("cards.shown", said("round {last} has ended, but its scores cannot be counted: {why}",
+                                          last=number - 1, why=table._unscored()), rs.source)
     for offer in table.reentry_offers():  # an older record: a player dealt in has re-entered
         table.reenter(offer.player, offer.player in playing)
     m = table.standings()
     if m.over:
-        return _match_reason(rs, "end", f"the match is over ({m.how}), but round {number} follows")
+        return _match_reason(rs, "end", said("the match is over ({how}), but round {number} follows", how=m.how,
+                                             number=number))
     expected = m.playing
     if tuple(playing) != expected:
         dealt_out = [p for p in playing if p not in expected]
         if dealt_out:
             p = dealt_out[0]
             seat = next(s for s in m.players if s.name == p)
-            return _match_reason(rs, "eliminate_at", f"round {number} deals {p}, who is out of the match "
-                                 f"(eliminated in round {seat.eliminated_in} at {seat.total}, "
-                                 f"{seat.reentries} re-entr{'y' if seat.reentries == 1 else 'ies'} used)")
+            if seat.reentries == 1:
+                used = said("{count} re-entry used", count=seat.reentries)
+            else:
+                used = said("{count} re-entries used", count=seat.reentries)
+            return _match_reason(rs, "eliminate_at", said(
+                "round {number} deals {player}, who is out of the match (eliminated in round {round} at {total}, "
+                "{used})", number=number, player=p, round=seat.eliminated_in, total=seat.total, used=used))
         left = [p for p in expected if p not in playing]
-        return _match_reason(rs, "end", f"round {number} leaves out {', '.join(left)}, still in the match")
+        return _match_reason(rs, "end", said("round {number} leaves out {players}, still in the match",
+                                             number=number, players=", ".join(left)))
     return None
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
 from loba_dsl.dsl.evaluate import compare
+from loba_dsl.errors import Said
 from loba_dsl.melds.check import explain
 from loba_dsl.melds.matcher import HEAD, CompiledShape, Failure, matcher_for
 from loba_dsl.rules.model import Ruleset
@@ -70,6 +71,13 @@ def closest_kind(failures: Sequence[Failure]) -> str | None:
 
 def failure_text(rs: Ruleset, failures: Sequence[Failure], limit: int = 3) -> str:
     return "; ".join(explain(rs, f) for f in failures[:limit])
+
+
+def failure_said(rs: Ruleset, failures: Sequence[Failure], limit: int = 3) -> Said:
+    """:func:`failure_text` in every language a meld's reasons are given in (for a refusal's words)."""
+    from loba_dsl.melds.reason_words import LANGUAGES
+
+    return Said.in_languages({lang: "; ".join(explain(rs, f, lang) for f in failures[:limit]) for lang in LANGUAGES})
 
 
 READINGS_KEPT = 4096

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 
 from loba_dsl.budget import BudgetLike
 from loba_dsl.cards.deck import Card
-from loba_dsl.errors import LobaError
+from loba_dsl.errors import LobaError, said
 from loba_dsl.frozen import replace
 from loba_dsl.game import legal as generated
 from loba_dsl.game import outcome as scoring
@@ -234,9 +234,13 @@ class Table(BetweenRounds):
         each = rs.deal.cards_for(n)  # deal.cards_by_players, else deal.cards
         need = n * each + (1 if rs.deal.upcard else 0)
         if need > len(cards):  # a house deck too small for its deal at this table: said, never an IndexError
-            raise DealRejected([Reason("deal.cards", f"{n} hands of {each} cards"
-                                       + (" and the up-card" if rs.deal.upcard else "")
-                                       + f" need {need} cards, but the deck has {len(cards)}",
+            if rs.deal.upcard:
+                short = said("{count} hands of {each} cards and the up-card need {need} cards, but the deck has "
+                             "{size}", count=n, each=each, need=need, size=len(cards))
+            else:
+                short = said("{count} hands of {each} cards need {need} cards, but the deck has {size}", count=n,
+                             each=each, need=need, size=len(cards))
+            raise DealRejected([Reason("deal.cards", short,
                                        referee.where(rs, "deal.cards"), str(each))])
         self.rng.shuffle(cards)
         hands: list[list[Card]] = [[] for _ in range(n)]
@@ -396,8 +400,9 @@ class Table(BetweenRounds):
         if not listed:
             move = resolve(self.rs, move)
         if ply is not None and ply != self.ply:
-            raise IllegalMove(move, [Reason("turn.order", f"the move was chosen at ply {ply}, but the round is at "
-                                            f"ply {self.ply}", referee.where(self.rs, "turn.order"))])
+            raise IllegalMove(move, [Reason("turn.order", said("the move was chosen at ply {ply}, but the round is "
+                                                               "at ply {now}", ply=ply, now=self.ply),
+                                            referee.where(self.rs, "turn.order"))])
         events: tuple[Event, ...] = ()
         if self._auto_reshuffle_needed(move):
             reasons = self._judge(move)[0] if self.state.stock else []

@@ -8,9 +8,11 @@ Judgement`; a move that empties the hand ends the turn (:func:`~loba_dsl.game.tu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import said
 from loba_dsl.game import roles
 from loba_dsl.game.generation import beside
 from loba_dsl.game.moves import LayOff, Meld, MoveWild, ReplaceJoker
@@ -27,14 +29,19 @@ def _pins(rs: Ruleset, cards: Sequence[Card], as_: Sequence[Card] | None) -> tup
         return None, ""
     capable = [i for i, c in enumerate(cards) if roles.wild_capable(rs, c)]
     if len(as_) != len(capable):
-        return None, (f"'as' names {len(as_)} card(s) but the cards hold {len(capable)} wild card(s) "
-                      f"({' '.join(rs.deck.names_of(cards[i] for i in capable)) or 'none'})")
+        wild = " ".join(rs.deck.names_of(cards[i] for i in capable))
+        return None, said("'as' names {count} card(s) but the cards hold {wild_count} wild card(s) ({wild})",
+                          count=len(as_), wild_count=len(capable), wild=wild or said("none"))
     pins: list[Card | None] = [None] * len(cards)
     for i, a in zip(capable, as_, strict=True):
         if rs.deck.is_joker(a):
-            return None, "'as' must name natural cards, not a Joker"
+            return None, said("'as' must name natural cards, not a Joker")
         pins[i] = a
     return pins, ""
+
+
+_END = {"low": said("low end"), "high": said("high end")}
+"""A run's ends, as a reason names them."""
 
 
 def _owed(info: TurnInfo, cards: Sequence[Card]) -> tuple[tuple[Card, ...], bool]:
@@ -55,13 +62,15 @@ def _meld_reasons(rs: Ruleset, got: roles.Unreadable, cards: Sequence[Card]) -> 
         kind = roles.closest_kind(got.failures)
         failures = sorted(got.failures, key=lambda f: f.kind != kind)
         kinds = len({f.kind for f in failures})
-        text = roles.failure_text(rs, failures, limit=max(3, kinds))
+        text = roles.failure_said(rs, failures, limit=max(3, kinds))
         if kind is None:
-            return [Reason("melds", f"'{shown}' is not a legal meld of any kind: {text}", where(rs, "melds"))]
+            return [Reason("melds", said("'{meld}' is not a legal meld of any kind: {why}", meld=shown, why=text),
+                           where(rs, "melds"))]
         first = failures[0]
-        return [Reason(f"melds.{kind}", f"'{shown}' is not a legal meld: {text}", roles.failure_where(rs, first))]
+        return [Reason(f"melds.{kind}", said("'{meld}' is not a legal meld: {why}", meld=shown, why=text),
+                       roles.failure_where(rs, first))]
     kind = got.kind or (rs.kinds[0].name if rs.kinds else "?")
-    return [Reason(f"melds.{kind}", f"'{shown}' cannot be read that way", where(rs, f"melds.{kind}"))]
+    return [Reason(f"melds.{kind}", said("'{meld}' cannot be read that way", meld=shown), where(rs, f"melds.{kind}"))]
 
 
 def _may_touch(rs: Ruleset, s: RoundState, seat: int, number: int, rule: str,
@@ -71,21 +80,22 @@ def _may_touch(rs: Ruleset, s: RoundState, seat: int, number: int, rule: str,
     ``why=False``: a refusal comes without its reasons (the legal-move generator asks only whether).
     """
     if not 1 <= number <= len(s.melds):
-        return None, [reason(rs, rule, f"there is no meld {number} on the table ({len(s.melds)} so far)")] if why \
-            else []
+        return None, [reason(rs, rule, said("there is no meld {number} on the table ({count} so far)",
+                                            number=number, count=len(s.melds)))] if why else []
     m = s.melds[number - 1]
     if m.owner != seat and rs.turn.lay_off is not LayOffRule.ANY_MELDS:
-        return None, [reason(rs, "turn.lay_off", f"meld {number} is {s.players[m.owner]}'s; {s.players[seat]} "
-                             "may only add to their own melds")] if why else []
+        return None, [reason(rs, "turn.lay_off", said("meld {number} is {owner}'s; {player} may only add to their "
+                                                      "own melds", number=number, owner=s.players[m.owner],
+                                                      player=s.players[seat]))] if why else []
     if rs.turn.lay_off_after_first_meld and not any(t.owner == seat for t in s.melds):
         return None, [reason(rs, "turn.lay_off_after_first_meld",
-                             f"{s.players[seat]} has no meld on the table yet")] if why else []
+                             said("{player} has no meld on the table yet", player=s.players[seat]))] if why else []
     return m, []
 
 
 def _no_card_left(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...]) -> list[Reason]:
     if not hand and rs.turn.going_out is not GoingOut.DISCARD_OPTIONAL:
-        return [reason(rs, "turn.going_out", f"{s.players[seat]} must keep a card to discard")]
+        return [reason(rs, "turn.going_out", said("{player} must keep a card to discard", player=s.players[seat]))]
     return []
 
 
@@ -94,9 +104,9 @@ def put_down(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], meld
     """After a meld or a lay-off: go out where the hand is empty (and the rules allow), else play on."""
     least = put_down_leaves(rs, s, seat)
     if 0 < len(hand) < least:
-        return [reason(rs, "turn.go_out_on_first_lay_down", f"{s.players[seat]} may not go out in the turn of "
-                       f"their first lay-down: a put-down must leave at least {least} cards in hand, or the turn "
-                       "could not end")], None, ()
+        return [reason(rs, "turn.go_out_on_first_lay_down", said(
+            "{player} may not go out in the turn of their first lay-down: a put-down must leave at least {least} "
+            "cards in hand, or the turn could not end", player=s.players[seat], least=least))], None, ()
     if not hand:
         got = finish(rs, s, seat, hand, melds, s.pile, info, discarded=False)
         return got[0], got[1], (event, *got[2])
@@ -128,20 +138,21 @@ def lay_off_target(rs: Ruleset, s: RoundState, seat: int, number: int,
     """The meld ``number`` if the player at ``seat`` may lay cards off onto it now, else why not (no cards asked;
     ``why=False``: without the reasons)."""
     if rs.turn.lay_off is LayOffRule.NONE:
-        return None, [reason(rs, "turn.lay_off", "this ruleset allows no lay-offs")] if why else []
+        return None, [reason(rs, "turn.lay_off", said("this ruleset allows no lay-offs"))] if why else []
     m, reasons = _may_touch(rs, s, seat, number, "turn.lay_off", why)
     if m is None:
         return None, reasons
     if rs.deal.counted_at_end and m.owner != seat:
-        return None, [reason(rs, "deal.counted_at_end", f"meld {number} is {s.players[m.owner]}'s; a card laid "
-                             f"off onto it would count in their cards, where every player ends the round holding "
-                             f"the cards dealt to them")] if why else []
+        return None, [reason(rs, "deal.counted_at_end", said(
+            "meld {number} is {owner}'s; a card laid off onto it would count in their cards, where every player "
+            "ends the round holding the cards dealt to them", number=number, owner=s.players[m.owner]))] if why \
+            else []
     rule = _lay_offs_wait(rs, s, seat) if number not in s.info.laid else None
     if rule is not None:
         if not why:
             return None, []
-        return None, [reason(rs, rule, f"{s.players[seat]} may lay off onto other melds only after their first "
-                             "lay-down")]
+        return None, [reason(rs, rule, said("{player} may lay off onto other melds only after their first "
+                                            "lay-down", player=s.players[seat]))]
     return m, []
 
 
@@ -198,7 +209,7 @@ def lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
     if hand is None:
         return [missing(rs, s.hands[seat], move.cards, move.player)], None, ()
     if not move.cards:
-        return [reason(rs, "turn.lay_off", "a lay-off needs at least one card")], None, ()
+        return [reason(rs, "turn.lay_off", said("a lay-off needs at least one card"))], None, ()
     new_pins, why = _pins(rs, move.cards, move.as_)
     if why:
         return [reason(rs, "wilds.cards", why)], None, ()
@@ -208,12 +219,16 @@ def lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
     if isinstance(got, roles.Unreadable):
         if got.pinned:
             names = rs.deck.names
-            moved = " ".join(f"{names[c]} (as {names[st]})" for c, st, w in zip(m.cards, m.stands, m.wild,
-                                                                                strict=True) if w)
+            wilds = [said("{card} (as {stands})", card=names[c], stands=names[st])
+                     for c, st, w in zip(m.cards, m.stands, m.wild, strict=True) if w]
+            moved = functools.reduce(lambda some, more: said("{some} {more}", some=some, more=more), wilds) \
+                if wilds else ""
             rule = "turn.wild_move" if any(m.wild) else f"melds.{m.kind}"
-            return [reason(rs, rule, f"laying off {' '.join(rs.deck.names_of(move.cards))} onto meld {m.number} "
-                           f"({' '.join(rs.deck.names_of(m.cards))}) would need a wild on the table to change "
-                           f"place: {moved}; a wild keeps its place unless moved by the rules")], None, ()
+            return [reason(rs, rule, said(
+                "laying off {cards} onto meld {number} ({meld}) would need a wild on the table to change place: "
+                "{moved}; a wild keeps its place unless moved by the rules",
+                cards=" ".join(rs.deck.names_of(move.cards)), number=m.number,
+                meld=" ".join(rs.deck.names_of(m.cards)), moved=moved))], None, ()
         return _meld_reasons(rs, got, cards), None, ()
     reasons = _no_card_left(rs, s, seat, hand)
     if reasons:
@@ -227,27 +242,30 @@ def lay_off(rs: Ruleset, s: RoundState, seat: int, move: LayOff) -> Judgement:
     if 0 < len(hand) < least:
         unmet = [r for part in standing(rs, s, seat, melds, info) for r in part]
         if unmet:
-            return [replace(unmet[0], message=f"{unmet[0].message}: until then a lay-off must leave at least "
-                            f"{least} cards in hand, or the turn could not end without going out")], None, ()
+            return [replace(unmet[0], message=said(
+                "{reason}: until then a lay-off must leave at least {least} cards in hand, or the turn could not "
+                "end without going out", reason=unmet[0].message, least=least))], None, ()
     return put_down(rs, s, seat, hand, melds, info, Event("laid_off", move.player, move.cards, m.number))
 
 
 def replace_joker(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> Judgement:
     if not rs.turn.joker_replacement:
-        return [reason(rs, "turn.joker_replacement", "this ruleset does not let a wild on the table be replaced")], \
-            None, ()
+        return [reason(rs, "turn.joker_replacement", said("this ruleset does not let a wild on the table be "
+                                                            "replaced"))], None, ()
     m, reasons = _may_touch(rs, s, seat, move.meld, "turn.joker_replacement")
     if m is None:
         return reasons, None, ()
     if m.owner != seat:
-        return [reason(rs, "turn.joker_replacement", f"meld {m.number} is {s.players[m.owner]}'s; only its owner "
-                       "may replace a wild in it")], None, ()
+        return [reason(rs, "turn.joker_replacement", said("meld {number} is {owner}'s; only its owner may replace "
+                                                            "a wild in it", number=m.number,
+                                                            owner=s.players[m.owner]))], None, ()
     if take_cards(s.hands[seat], (move.card,)) is None:
         return [missing(rs, s.hands[seat], (move.card,), move.player)], None, ()
     q = next((q for q in range(len(m.cards)) if m.wild[q] and m.stands[q] == move.card), None)
     if q is None:
-        return [reason(rs, "turn.joker_replacement", f"no wild in meld {m.number} "
-                       f"({' '.join(rs.deck.names_of(m.cards))}) stands for {rs.deck.name(move.card)}")], None, ()
+        return [reason(rs, "turn.joker_replacement", said(
+            "no wild in meld {number} ({meld}) stands for {card}", number=m.number,
+            meld=" ".join(rs.deck.names_of(m.cards)), card=rs.deck.name(move.card)))], None, ()
     wild_card = m.cards[q]
     cards = (*m.cards[:q], move.card, *m.cards[q + 1:])
     wild = (*m.wild[:q], False, *m.wild[q + 1:])
@@ -268,18 +286,20 @@ def replace_joker(rs: Ruleset, s: RoundState, seat: int, move: ReplaceJoker) -> 
 
 def move_wild(rs: Ruleset, s: RoundState, seat: int, move: MoveWild) -> Judgement:
     if rs.turn.wild_move is WildMove.NONE:
-        return [reason(rs, "turn.wild_move", "this ruleset keeps every wild on the table where it is")], None, ()
+        return [reason(rs, "turn.wild_move", said("this ruleset keeps every wild on the table where it is"))], \
+            None, ()
     m, reasons = _may_touch(rs, s, seat, move.meld, "turn.wild_move")
     if m is None:
         return reasons, None, ()
     if not m.run:
-        return [reason(rs, "turn.wild_move", f"meld {m.number} is a {m.kind}, not a run: its wilds have no ends")], \
-            None, ()
+        return [reason(rs, "turn.wild_move", said("meld {number} is a {kind}, not a run: its wilds have no ends",
+                                                    number=m.number, kind=m.kind))], None, ()
     src = 0 if move.to == "high" else len(m.cards) - 1
     other = "low" if move.to == "high" else "high"
     if not m.wild[src]:
-        return [reason(rs, "turn.wild_move", f"meld {m.number} ({' '.join(rs.deck.names_of(m.cards))}) has no wild "
-                       f"at its {other} end; a wild in the middle stays fixed")], None, ()
+        return [reason(rs, "turn.wild_move", said(
+            "meld {number} ({meld}) has no wild at its {end}; a wild in the middle stays fixed", number=m.number,
+            meld=" ".join(rs.deck.names_of(m.cards)), end=_END[other]))], None, ()
     if move.to == "high":
         target = beside(rs, m.stands[-1], up=True)
         cards, stands = (*m.cards[1:], m.cards[0]), (*m.stands[1:], target)
@@ -287,13 +307,15 @@ def move_wild(rs: Ruleset, s: RoundState, seat: int, move: MoveWild) -> Judgemen
         target = beside(rs, m.stands[0], up=False)
         cards, stands = (m.cards[-1], *m.cards[:-1]), (target, *m.stands[:-1])
     if target is None:
-        return [reason(rs, "turn.wild_move", f"meld {m.number} cannot grow at its {move.to} end")], None, ()
+        return [reason(rs, "turn.wild_move", said("meld {number} cannot grow at its {end}", number=m.number,
+                                                    end=_END[move.to]))], None, ()
     pins: list[Card | None] = list(stands)
     got = roles.read(rs, cards, pins, kind=m.kind)
     if isinstance(got, roles.Unreadable):
-        return [reason(rs, "turn.wild_move", f"moving the wild of meld {m.number} to stand for "
-                       f"{rs.deck.name(target)} breaks the meld: "
-                       + (roles.failure_text(rs, got.failures) or "not a legal reading"))], None, ()
+        return [reason(rs, "turn.wild_move", said(
+            "moving the wild of meld {number} to stand for {card} breaks the meld: {why}", number=m.number,
+            card=rs.deck.name(target), why=roles.failure_said(rs, got.failures) or said("not a legal reading")))], \
+            None, ()
     new = TableMeld(m.number, m.owner, m.kind, got.cards, got.stands, got.wild, m.run)
     melds = (*s.melds[:m.number - 1], new, *s.melds[m.number:])
     return [], replace(s, melds=melds, ply=s.ply + 1), (Event("moved_wild", move.player, (), m.number),)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
+from loba_dsl.errors import said
 from loba_dsl.game import outcome
 from loba_dsl.game.dealing import step
 from loba_dsl.game.moves import UNKNOWN
@@ -57,14 +58,17 @@ def _end_of_turn(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...], 
         held = len(hand) + sum(len(m.cards) for m in melds if m.owner == seat)
         dealt = rs.deal.cards_for(len(s.players))
         if held > dealt:  # a draw and a discard keep the count: only a turn ended without a discard grows it
-            out.append(reason(rs, "deal.counted_at_end", f"{name} would end the turn holding {held} cards, table "
-                              f"and hand together, where every player holds the {dealt} cards dealt"))
+            out.append(reason(rs, "deal.counted_at_end", said(
+                "{player} would end the turn holding {held} cards, table and hand together, where every player "
+                "holds the {dealt} cards dealt", player=name, held=held, dealt=dealt)))
     if t.use_pile_card and info.pile_card is not None and not info.pile_card_used:
-        out.append(reason(rs, "turn.use_pile_card", f"{name} took {rs.deck.name(info.pile_card)} from the discard "
-                          "pile and must put it down this turn"))
+        out.append(reason(rs, "turn.use_pile_card", said("{player} took {card} from the discard pile and must put "
+                                                         "it down this turn", player=name,
+                                                         card=rs.deck.name(info.pile_card))))
     if t.use_replaced_joker and info.jokers_owed:
-        out.append(reason(rs, "turn.use_replaced_joker", f"{name} took back "
-                          f"{' '.join(rs.deck.names_of(info.jokers_owed))} and must put it down this turn"))
+        out.append(reason(rs, "turn.use_replaced_joker", said("{player} took back {cards} and must put it down "
+                                                              "this turn", player=name,
+                                                              cards=" ".join(rs.deck.names_of(info.jokers_owed)))))
     return out
 
 
@@ -89,10 +93,10 @@ def standing(rs: Ruleset, s: RoundState, seat: int, melds: tuple[TableMeld, ...]
         if laid:
             v = outcome.opening(rs, laid)
             if not v.ok:
-                short.append(reason(rs, v.rule, f"{name}'s first lay-down ({_shown(rs, laid)}) {v.summary}"))
+                short.append(reason(rs, v.rule, said("{player}'s first lay-down ({melds}) {summary}", player=name,
+                                                     melds=_shown(rs, laid), summary=v.summary)))
         else:
-            unmet.append(reason(rs, "requirements.opening", f"{name} has not put down a first lay-down worth "
-                                f"{req.opening.minimum} yet"))
+            unmet.append(_unmet(rs, name, None))
     c = req.contracts
     if c is not None:
         pool = laid if c.at_once else [m.cards for m in melds if m.owner == seat]  # at_once: false, every meld
@@ -100,12 +104,43 @@ def standing(rs: Ruleset, s: RoundState, seat: int, melds: tuple[TableMeld, ...]
         if got is None or not got.ok:
             kept = got is not None and got.partial and not c.at_once
             if got is not None and laid and c.before_other_melds and not kept:
-                what = "first lay-down" if c.at_once else "melds"
-                short.append(reason(rs, got.rule, f"{name}'s {what} ({_shown(rs, pool)}) {got.summary}"))
+                shown = _shown(rs, pool)
+                if c.at_once:
+                    what = said("{player}'s first lay-down ({melds}) {summary}", player=name, melds=shown,
+                                summary=got.summary)
+                else:
+                    what = said("{player}'s melds ({melds}) {summary}", player=name, melds=shown, summary=got.summary)
+                short.append(reason(rs, got.rule, what))
             else:
-                unmet.append(reason(rs, "requirements.contracts", f"{name} has not put down round "
-                                    f"{s.round_number}'s contract ({outcome.contract_words(rs, s.round_number)})"))
+                unmet.append(_unmet(rs, name, s.round_number))
     return short, unmet
+
+
+UNMET_KEPT = 4096
+"""The most reasons :func:`_unmet` keeps per ruleset (past it, the kept ones are forgotten)."""
+
+
+def _unmet(rs: Ruleset, name: str, round_number: int | None) -> Reason:
+    """Why ``name`` has not opened: no first lay-down worth the opening minimum (``round_number`` ``None``), or
+    not round ``round_number``'s contract.  Made once per player and round and kept on the ruleset: every turn
+    end of a player who has not opened asks it, accepted or not, and its words (:class:`~loba_dsl.errors.Said`)
+    are for a refusal."""
+    kept: dict[tuple[str, int | None], Reason] = rs.memo("unmet-reasons", dict)
+    found = kept.get((name, round_number))
+    if found is None:
+        if round_number is None:
+            assert rs.requirements.opening is not None
+            found = reason(rs, "requirements.opening", said("{player} has not put down a first lay-down worth "
+                                                            "{minimum} yet", player=name,
+                                                            minimum=rs.requirements.opening.minimum))
+        else:
+            found = reason(rs, "requirements.contracts", said(
+                "{player} has not put down round {number}'s contract ({contract})", player=name,
+                number=round_number, contract=outcome.contract_words(rs, round_number)))
+        if len(kept) >= UNMET_KEPT:
+            kept.clear()
+        kept[(name, round_number)] = found
+    return found
 
 
 def _shown(rs: Ruleset, melds: Sequence[Sequence[Card]]) -> str:
@@ -169,7 +204,8 @@ def finish_reasons(rs: Ruleset, s: RoundState, seat: int, hand: tuple[Card, ...]
         reasons.extend(got.unmet)
     if out and not rs.turn.go_out_on_first_lay_down and seat not in s.laid_before:
         reasons.append(reason(rs, "turn.go_out_on_first_lay_down",
-                              f"{s.players[seat]} may not go out in the turn of their first lay-down"))
+                              said("{player} may not go out in the turn of their first lay-down",
+                                   player=s.players[seat])))
     return reasons
 
 

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.errors import LobaError
+from loba_dsl.errors import LobaError, Said, clean, said
 from loba_dsl.game.moves import Move
 from loba_dsl.game.state import RoundState, slot_init
 from loba_dsl.rules.model import Ruleset
@@ -34,13 +34,29 @@ class Reason:
     value: str = ""
     """The setting's value in this ruleset (``own_melds``), where the rule is a setting."""
 
-    def text(self) -> str:
-        """The reason with its rule cited: ``... (turn.lay_off: own_melds at rulesets/menos.yaml:75)``."""
-        value = f": {self.value}" if self.value else ""
-        return f"{self.message} ({self.rule}{value} at {self.where})"
+    def text(self, lang: str = "en") -> str:
+        """The reason with its rule cited: ``... (turn.lay_off: own_melds at rulesets/menos.yaml:75)``;
+        ``lang``: ``en`` or ``es`` (the message, and the words around the rule, in that language; the rule
+        key, the ruleset's value and its ``file:line`` stay as written)."""
+        if lang == "en":
+            value = f": {self.value}" if self.value else ""
+            return f"{self.message} ({self.rule}{value} at {self.where})"
+        value = f": {_say(self.value, lang)}" if self.value else ""
+        return _say(said("{message} ({rule}{value} at {where})", message=self.message, rule=self.rule,
+                         value=value, where=self.where), lang)
 
-    def to_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "message": self.text(), "where": self.where}
+    def message_in(self, lang: str = "en") -> str:
+        """The reason's words alone in ``lang`` (English where a message has no words in ``lang``)."""
+        return _say(self.message, lang)
+
+    def to_dict(self, lang: str = "en") -> dict[str, str]:
+        """``rule``, ``message`` (:meth:`text` in ``lang``) and ``where`` (the ruleset's ``file:line``)."""
+        return {"rule": self.rule, "message": self.text(lang), "where": self.where}
+
+
+def _say(text: str, lang: str) -> str:
+    """``text`` in ``lang`` where it is :class:`Said` words (a reason's message, its value); else as is."""
+    return text.say(lang) if isinstance(text, Said) and lang != "en" else str(text)
 
 
 class IllegalMove(LobaError):
@@ -52,6 +68,10 @@ class IllegalMove(LobaError):
         self.move = move
         self.reasons = tuple(reasons)
         super().__init__("; ".join(r.text() for r in self.reasons))
+
+    def message_in(self, lang: str = "en") -> str:
+        """The reasons in ``lang`` (``en``: :attr:`message` itself), each with its rule cited."""
+        return self.message if lang == "en" else clean("; ".join(r.text(lang) for r in self.reasons))
 
     @property
     def rule(self) -> str:
@@ -92,7 +112,9 @@ def where(rs: Ruleset, rule: str) -> str:
 
 def _value(rs: Ruleset, rule: str) -> str:
     if rule == "turn.order":
-        return f"play goes {rs.deal.direction}"
+        if rs.deal.direction == "clockwise":
+            return said("play goes clockwise")
+        return said("play goes counterclockwise")
     section, _, key = rule.partition(".")
     obj = {"turn": rs.turn, "deal": rs.deal}.get(section)
     v = getattr(obj, key, None) if obj is not None else None
@@ -102,6 +124,8 @@ def _value(rs: Ruleset, rule: str) -> str:
 
 
 def reason(rs: Ruleset, rule: str, message: str) -> Reason:
+    """Why a move is illegal under ``rule``: ``message`` (:class:`~loba_dsl.errors.Said` words, made only where
+    a move is refused, so they can be said in another language), with where the ruleset says the rule."""
     return Reason(rule, message, where(rs, rule), _value(rs, rule))
 
 
@@ -109,4 +133,4 @@ def missing(rs: Ruleset, hand: tuple[Card, ...], cards: Sequence[Card], player: 
     have = Counter(hand)
     lacking = [c for c, k in Counter(cards).items() if k > have[c]]
     names = " ".join(rs.deck.names_of(lacking))
-    return Reason("cards.in_hand", f"{player} does not hold {names}", rs.source)
+    return Reason("cards.in_hand", said("{player} does not hold {cards}", player=player, cards=names), rs.source)
