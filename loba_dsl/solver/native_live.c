@@ -1,5 +1,5 @@
 /* The live-card machinery of CandidateGenerator in C: the same answers as its Python methods
- * live, live_shape and split (loba_dsl/solver/candidates.py), for the decks it takes.
+ * live, live_shape and split (loba_dsl/solver/live_cards.py), for the decks it takes.
  *
  * A LiveTables is built once per generator (live_tables(...), from the generator's per-card tables and
  * its set and run shapes) and answers per hand:
