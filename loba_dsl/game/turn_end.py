@@ -23,7 +23,7 @@ TYPE_CHECKING = False  # typing's flag, without importing typing (issue 22: star
 if TYPE_CHECKING:
     from typing import NamedTuple
 else:
-    from loba_dsl.frozen import NamedTuple  # typing's, without typing (issue 22)
+    from loba_dsl.named_tuple import NamedTuple  # typing's, without typing (issue 22)
 
 
 def take_cards(hand: tuple[Card, ...], cards: Sequence[Card]) -> tuple[Card, ...] | None:

@@ -38,11 +38,8 @@ if TYPE_CHECKING:
     from dataclasses import dataclass, field
     from typing import Any, NamedTuple
 else:
-    from loba_dsl.frozen import (  # built without importing dataclasses (issue 22)
-        NamedTuple,  # typing's, without typing (issue 22)
-        dataclass,
-        field,
-    )
+    from loba_dsl.frozen import dataclass, field  # built without importing dataclasses (issue 22)
+    from loba_dsl.named_tuple import NamedTuple  # typing's, without typing (issue 22)
 
 __all__ = ["MeldScore", "PlayerScore", "RoundEnv", "RoundScore", "ScoredMeld", "going_out_score", "hand_table",
            "read_meld", "score_player", "score_round"]

@@ -263,10 +263,10 @@ def test_replace_and_field_names_as_the_standard(cls: Any) -> None:
 
 
 def test_named_tuple_as_typings() -> None:
-    """loba_dsl.frozen.NamedTuple (a replay's start-up imports no typing) makes what typing.NamedTuple makes."""
+    """loba_dsl.named_tuple.NamedTuple (a replay's start-up imports no typing) makes what typing.NamedTuple makes."""
     import typing
 
-    from loba_dsl.frozen import NamedTuple
+    from loba_dsl.named_tuple import NamedTuple
 
     def body(base: Any) -> Any:
         class Score(base):  # type: ignore[misc]
