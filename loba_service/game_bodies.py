@@ -8,7 +8,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from loba_dsl import DEFAULT_RULESET
-from loba_service.bodies import Name, RulesetRef
+from loba_service.bodies import Messages, Name, RulesetRef
 
 __all__ = ["MAX_LEGAL", "TYPES", "CheckOut", "EventOut", "GameDealRequest", "GameLegalRequest", "GameMoveRequest",
            "GameReplayRequest", "GameState", "GameStateRequest", "LegalOut", "MoveIn", "ReasonOut", "Record",
@@ -68,7 +68,7 @@ class GameDealRequest(Struct, forbid_unknown_fields=True):
 class GameMoveRequest(Struct, forbid_unknown_fields=True):
     """A record (or the ``state`` token of one) and a move.  ``ruleset`` carries the house ruleset a record
     names (shipped names need nothing); ``ply``: the ply the move was chosen at (409 when the record is
-    elsewhere)."""
+    elsewhere); ``messages``: the language of the referee's reasons (``check``'s, an illegal move's)."""
 
     move: MoveIn
     record: Record | None = None
@@ -76,6 +76,7 @@ class GameMoveRequest(Struct, forbid_unknown_fields=True):
     ply: Annotated[int, Meta(ge=0, le=100_000)] | None = None
     ruleset: RulesetRef | None = None
     include_record: IncludeRecord = True
+    messages: Messages = "en"
 
 
 class GameLegalRequest(Struct, forbid_unknown_fields=True):

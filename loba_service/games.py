@@ -57,7 +57,7 @@ from loba_service.game_bodies import (
     ReplayOut,
 )
 from loba_service.game_states import GameStates, Held
-from loba_service.problems import ErrorItem, ErrorLocation, ServiceError
+from loba_service.problems import ErrorItem, ErrorLocation, ServiceError, speaks
 from loba_service.rulesets import spec_of
 from loba_service.seal import Sealer, service_key
 
@@ -200,9 +200,18 @@ def _location(where: str) -> ErrorLocation:
     return ErrorLocation(where or None)
 
 
-def reason_items(reasons: Any) -> list[ErrorItem]:
-    return [ErrorItem(code="illegal-move", message=r.text(), rule=r.rule, location=_location(r.where))
+def reason_items(reasons: Any, lang: str = "en") -> list[ErrorItem]:
+    return [ErrorItem(code="illegal-move", message=r.text(lang), rule=r.rule, location=_location(r.where))
             for r in reasons]
+
+
+def illegal(e: Any) -> ServiceError:
+    """A 422 for the referee's refusal ``e`` (an ``IllegalMove``), its reasons in every language they are said in
+    (``spoken``: the request's ``"messages"`` picks one)."""
+    from loba_dsl.error_words import LANGUAGES
+
+    spoken = {lang: (e.message_in(lang), reason_items(e.reasons, lang)) for lang in LANGUAGES if lang != "en"}
+    return ServiceError(422, "illegal-move", "The move is illegal", e.message, reason_items(e.reasons), spoken=spoken)
 
 
 def _event(e: Any, rs: Ruleset, viewer: str | None) -> dict[str, Any]:
@@ -401,7 +410,7 @@ def check_sync(g: Games, rs: Ruleset, req: GameMoveRequest, held: Held | None = 
     _stale(table, req.ply, held is not None)
     move = _move(rs, table, req.move)
     verdict = table.check(move)
-    out = {"ok": verdict.ok, "reasons": [r.to_dict() for r in verdict.reasons], "to_move": table.to_move,
+    out = {"ok": verdict.ok, "reasons": [r.to_dict(req.messages) for r in verdict.reasons], "to_move": table.to_move,
            "ply": table.ply}
     g.keep(out, table, sealed, rkey, ref)
     return out
@@ -410,6 +419,7 @@ def check_sync(g: Games, rs: Ruleset, req: GameMoveRequest, held: Held | None = 
 async def check(svc: Any, request: Request) -> Response:
     """A dry run of a move: legal, or why not; nothing changes."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
+    speaks(request, req)
     held, ref = _source(svc, req)
     return await _run(svc, request, "check", ref, req, held, inline=_small(req, held))
 
@@ -425,7 +435,7 @@ def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest, held: Held | None = N
     try:
         events += table.play(move)  # reshuffles first where the stock is empty (the table's generator)
     except IllegalMove as e:
-        raise ServiceError(422, "illegal-move", "The move is illegal", e.message, reason_items(e.reasons)) from None
+        raise illegal(e) from None
     record = g.client_record(table, rs, ref, sealed, rkey) if req.include_record else None
     out = _state(table, record, [_event(e, rs, req.move.player) for e in events])
     g.keep(out, table, sealed, rkey, ref)
@@ -435,6 +445,7 @@ def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest, held: Held | None = N
 async def play(svc: Any, request: Request) -> Response:
     """Play a move: the events, the new record, the view of the player to move."""
     req = svc.decode(GameMoveRequest, await svc.body(request))
+    speaks(request, req)  # an illegal move's reasons in the language the body asks for
     held, ref = _source(svc, req)
     return await _run(svc, request, "play", ref, req, held, inline=_small(req, held) and not req.include_record)
 

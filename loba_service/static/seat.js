@@ -1,12 +1,13 @@
 // One live table as a seat sees it (or a spectator, without a token): the first view from GET /v1/tables/ID,
 // then every change from the WebSocket /v1/tables/ID/ws (reconnecting when it drops; the token goes in its
-// first message, never in a URL).  Moves are POSTed to /v1/tables/ID/moves with the ply they were chosen at:
-// a 409 (the table moved on) and a 422 (the referee's reasons) are said in words.
+// first message, never in a URL).  Moves are POSTed to /v1/tables/ID/moves with the ply they were chosen at and
+// the page's language: a 409 (the table moved on) and a 422 (the referee's reasons, in that language) are said
+// in words.
 //
 // Nothing here judges a move: the legal moves come with the view, and any other selection is sent as it is
 // so that the referee says why it is not allowed.
 import { api } from "./api.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { el, suitWord } from "./picker.js";
 import { isShipped, rulesets, showOf } from "./rulesets.js";
 
@@ -282,7 +283,8 @@ export class Seat {
     this.chooser = null;
     this.render();
     try {
-      const answer = await api("POST", `${this.path}/moves`, { move, ply: this.view.ply }, undefined, this.token);
+      const body = { move, ply: this.view.ply, messages: lang() }; // a refusal's reasons in the page's language
+      const answer = await api("POST", `${this.path}/moves`, body, undefined, this.token);
       this.selected = new Set();
       if (!this.live()) {
         // the WebSocket is down: this answer is the news (the socket brings it to every tab otherwise)

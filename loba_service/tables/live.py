@@ -65,12 +65,40 @@ class Spec:
 class ActionRefused(Exception):
     """An action the table does not take: ``status`` 403 (another seat's), 422 (illegal: ``reasons``)."""
 
-    def __init__(self, status: int, slug: str, message: str, reasons: list[dict[str, str]] | None = None) -> None:
+    def __init__(self, status: int, slug: str, message: str, reasons: list[dict[str, str]] | None = None,
+                 spoken: dict[str, tuple[str, list[dict[str, str]]]] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.slug = slug
         self.message = message
         self.reasons = reasons or [{"rule": slug, "message": message, "where": ""}]
+        self.spoken = spoken or {}
+        """The message and reasons in other languages than English, where the referee gave them (by language)."""
+
+    def said_in(self, lang: str) -> tuple[str, list[dict[str, str]]]:
+        """The message and the reasons in ``lang`` (English where they have no words in ``lang``)."""
+        return self.spoken.get(lang, (self.message, self.reasons))
+
+
+def refused(e: IllegalMove) -> ActionRefused:
+    """The referee's refusal as a 422, its reasons in every language they are said in (made only here, on a
+    refusal)."""
+    from loba_dsl.error_words import LANGUAGES
+
+    spoken = {lang: (e.message_in(lang), [r.to_dict(lang) for r in e.reasons]) for lang in LANGUAGES if lang != "en"}
+    return ActionRefused(422, "illegal-move", e.message, [r.to_dict() for r in e.reasons], spoken)
+
+
+def _reentry_refused(e: LobaError) -> ActionRefused:
+    """A re-entry decision the match does not take (``match.reentry``), in every language its words have."""
+    from loba_dsl.error_words import LANGUAGES
+
+    def said(lang: str) -> tuple[str, list[dict[str, str]]]:
+        return e.message_in(lang), [{"rule": "match.reentry", "message": e.message_in(lang), "where": ""}]
+
+    message, reasons = said("en")
+    return ActionRefused(422, "illegal-move", message, reasons,
+                         {lang: said(lang) for lang in LANGUAGES if lang != "en"})
 
 
 class LiveTable:
@@ -120,8 +148,7 @@ class LiveTable:
             try:
                 t.reenter(seat, accepted)
             except LobaError as e:
-                raise ActionRefused(422, "illegal-move", e.message,
-                                    [{"rule": "match.reentry", "message": e.message, "where": ""}]) from None
+                raise _reentry_refused(e) from None
             events.append(("reentered" if accepted else "stayed_out", seat))
         elif op == "undo":
             if t.to_move != seat or self._legal_moves() or self._truncated:
@@ -144,7 +171,7 @@ class LiveTable:
             try:
                 events += t.play(move)
             except IllegalMove as e:
-                raise ActionRefused(422, "illegal-move", e.message, [r.to_dict() for r in e.reasons]) from None
+                raise refused(e) from None
         events += self._advance()
         self.ply = max(self.ply + 1, self._count())  # the moves (a reshuffle too) or one more: never back
         self.last_events = events

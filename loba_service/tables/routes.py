@@ -23,7 +23,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from loba_dsl import LobaError
-from loba_service.problems import ServiceError, body_error, from_loba_error
+from loba_service.problems import ServiceError, body_error, from_loba_error, speaks
 from loba_service.tables.hub import Conn, TokenBucket
 from loba_service.tables.schema import CreateTable, MoveRequest, WsAuth, WsIn, WsMove, WsPing
 from loba_service.tables.service import HOST, Entry, Illegal, Tables
@@ -38,8 +38,9 @@ spectator, shown the public view) and send `{"type": "auth", "token": SEAT_TOKEN
 The server sends `{"type": "state", "ply": N, "view": VIEW, "events": [...]}` at once and after every
 change at the table, to every connected seat and spectator, each its own view (`GET /v1/tables/{id}`'s
 body; `events`: what the last action did, another seat's stock draw showing no card).  A client sends
-`{"type": "move", "move": MOVE, "ply": N}` (MOVE and N as `POST .../moves` takes them) and gets the next
-state, or `{"type": "illegal", "ply": N, "reasons": [{"rule", "message", "where"}]}`, or
+`{"type": "move", "move": MOVE, "ply": N}` (MOVE and N as `POST .../moves` takes them; `"messages": "es"`
+for the reasons in Spanish) and gets the next state, or `{"type": "illegal", "ply": N, "reasons": [{"rule",
+"message", "where"}]}`, or
 `{"type": "error", "status": S, "code": C, "detail": TEXT}` (409 a stale ply, 403 another seat's move,
 413 a message over `ws_max_message` bytes, 422 a malformed message, 429 past `ws_rate` messages a
 second): errors go to that client only and the connection stays open.  `{"type": "ping"}` is answered
@@ -111,6 +112,7 @@ async def move(svc: Any, request: Request) -> Response:
                            "give the seat's token as 'Authorization: Bearer TOKEN'",
                            headers={"WWW-Authenticate": "Bearer"})
     req = svc.decode(MoveRequest, await svc.body(request))
+    speaks(request, req)  # a refusal's reasons in the language the body asks for
     entry = await tables.get(request.path_params["table"])  # (the same entry unless it was reloaded)
     tables.play(entry, who, msgspec.to_builtins(req.move), req.ply)
     live = entry.live
@@ -246,7 +248,7 @@ def _handle(tables: Tables, entry: Entry, conn: Conn, raw: bytes | str, first: b
     except ServiceError as e:
         if isinstance(e, Illegal):
             conn.push(msgspec.json.encode({"type": "illegal", "ply": entry.live.ply, "code": e.slug,
-                                           "reasons": e.reasons}).decode())
+                                           "reasons": e.reasons_in(msg.messages)}).decode())
         else:
             conn.push(_error(e.status, e.slug, e.detail))
     except LobaError as e:

@@ -9,7 +9,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from loba_dsl import DEFAULT_RULESET
-from loba_service.bodies import Name, RulesetRef
+from loba_service.bodies import Messages, Name, RulesetRef
 
 Token = Annotated[str, Meta(min_length=1, max_length=200)]
 CardName = Annotated[str, Meta(max_length=16)]
@@ -54,10 +54,12 @@ class TableMove(Struct, forbid_unknown_fields=True):
 
 
 class MoveRequest(Struct, forbid_unknown_fields=True):
-    """A seat's action, chosen at ``ply`` (409 when the table has moved on since)."""
+    """A seat's action, chosen at ``ply`` (409 when the table has moved on since); ``messages``: the language
+    of a refusal's reasons."""
 
     move: TableMove
     ply: Ply
+    messages: Messages = "en"
 
 
 class SeatOut(Struct):
@@ -126,8 +128,12 @@ class WsAuth(Struct, tag="auth", tag_field="type", forbid_unknown_fields=True):
 
 
 class WsMove(Struct, tag="move", tag_field="type", forbid_unknown_fields=True):
+    """A seat's action, as ``POST .../moves`` takes it (``messages``: the language of an ``illegal`` answer's
+    reasons)."""
+
     move: TableMove
     ply: Ply
+    messages: Messages = "en"
 
 
 class WsPing(Struct, tag="ping", tag_field="type", forbid_unknown_fields=True):

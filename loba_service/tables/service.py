@@ -345,14 +345,23 @@ class Tables:
 
 
 class Illegal(ServiceError):
-    """A 422: the referee's reasons (``reasons``: ``{"rule", "message", "where"}``) as located problems."""
+    """A 422: the referee's reasons (``reasons``: ``{"rule", "message", "where"}``) as located problems, in
+    English and (``spoken``, :meth:`reasons_in`) in each other language the referee says them in."""
 
     def __init__(self, e: ActionRefused) -> None:
+        def items(reasons: list[dict[str, str]]) -> list[ErrorItem]:
+            return [ErrorItem(code=e.slug, message=r["message"], rule=r["rule"], location=_location(r["where"]))
+                    for r in reasons]
+
         super().__init__(422, e.slug, "The move is illegal" if e.slug == "illegal-move" else
-                         "The move cannot be played", e.message,
-                         [ErrorItem(code=e.slug, message=r["message"], rule=r["rule"],
-                                    location=_location(r["where"])) for r in e.reasons])
+                         "The move cannot be played", e.message, items(e.reasons),
+                         spoken={lang: (message, items(reasons)) for lang, (message, reasons) in e.spoken.items()})
         self.reasons = e.reasons
+        self.refusal = e
+
+    def reasons_in(self, lang: str) -> list[dict[str, str]]:
+        """The reasons ``{"rule", "message", "where"}`` with their messages in ``lang``."""
+        return self.refusal.said_in(lang)[1]
 
 
 def stale(asked: int, now: int) -> ServiceError:
