@@ -40,7 +40,7 @@ from msgspec import UNSET
 from starlette.requests import Request
 from starlette.responses import Response
 
-from loba_dsl import DEFAULT_RULESET, Ruleset
+from loba_dsl import DEFAULT_RULESET, IllegalMove, Ruleset, move_from_dict
 from loba_service.bodies import HouseRuleset, RulesetRef
 from loba_service.game_bodies import (
     TYPES,
@@ -233,8 +233,6 @@ def _state(table: Any, record: dict[str, Any] | None, events: list[dict[str, Any
 
 
 def _move(rs: Ruleset, table: Any, m: MoveIn) -> Any:
-    from loba_dsl import move_from_dict
-
     return move_from_dict(rs, msgspec.to_builtins(m), table.players, "move")  # a new dict, the library's to read
 
 
@@ -426,8 +424,6 @@ async def check(svc: Any, request: Request) -> Response:
 
 def play_sync(g: Games, rs: Ruleset, req: GameMoveRequest, held: Held | None = None) -> dict[str, Any]:
     """The work of ``/v1/games/play`` (off the event loop): resume (or replay), validate, apply, seal again."""
-    from loba_dsl import IllegalMove
-
     table, sealed, rkey, ref = _open(g, rs, req, held)
     _stale(table, req.ply, held is not None)
     move = _move(rs, table, req.move)
