@@ -115,15 +115,21 @@ class MeldTables:
     suit_high: int
 
 
-def _counts_ok(k: CompiledShape, plain: int, forced: int, ambiguous: int, n_suits: int) -> bool:
+def _counts_ok(k: CompiledShape, plain: int, forced: int, ambiguous: int, n_suits: int,
+               limits_met: dict[tuple[int, int], bool]) -> bool:
+    """Whether a meld of these counts can be of kind ``k``; ``limits_met`` keeps, per size and number of wilds,
+    whether the kind's limits hold (the same pairs come back for many counts: issue 22, start-up)."""
     n = plain + forced + ambiguous
     if not k.lo <= n <= k.hi or (k.distinct is not None and not k.run and n > n_suits):
         return False
     for wilds in range(forced, forced + ambiguous + 1):
         if wilds and k.no_wilds is not None:
             continue
-        got = {"wilds": wilds, "naturals": n - wilds, "size": n}
-        if all(compare(op, got.get(counter, 0), v) for counter, op, v, _ in k.limits):
+        met = limits_met.get((n, wilds))
+        if met is None:
+            got = {"wilds": wilds, "naturals": n - wilds, "size": n}
+            met = limits_met[n, wilds] = all(compare(op, got.get(counter, 0), v) for counter, op, v, _ in k.limits)
+        if met:
             return True
     return False
 
@@ -144,10 +150,11 @@ def build_tables(specs: Sequence[CompiledShape], deck: Deck, always_wild: Sequen
     shapes = []
     for k in specs:
         counts = bytearray(1 << 3 * PACK_WIDTH)  # 0 wherever the cards are too few or too many for the kind
+        limits_met: dict[tuple[int, int], bool] = {}
         for forced in range(min(PACK_MAX, k.hi) + 1):
             for ambiguous in range(min(PACK_MAX, k.hi - forced) + 1):
                 for plain in range(max(0, k.lo - forced - ambiguous), min(PACK_MAX, k.hi - forced - ambiguous) + 1):
-                    if _counts_ok(k, plain, forced, ambiguous, S):
+                    if _counts_ok(k, plain, forced, ambiguous, S, limits_met):
                         counts[plain | forced << PACK_WIDTH | ambiguous << 2 * PACK_WIDTH] = 1
         span = k.run and (k.ace == "low" or (deck.ace is None and k.ace != "wrap"))
         shapes.append(ShapeTable(k, bytes(counts), span))
