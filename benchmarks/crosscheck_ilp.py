@@ -6,25 +6,39 @@ extra, installed by ``bash benchmarks/setup_bench_venv.sh``)::
     benchmarks/.venv-bench/bin/python benchmarks/crosscheck_ilp.py [--n 300] [--sizes 20 25 30] [--seed 1]
 
 Ruleset ``mas-pagat`` (two decks and four Jokers, Jokers and 2s wild, a 2 may
-also be a natural 2, role-dependent meld points).  For each random hand:
+also be a natural 2, role-dependent meld points) unless ``--ruleset`` names
+another whose melds the enumeration below covers (``menos``: no meld points,
+the penalty of the cards kept, lower better; others are refused with a
+message).  What is compared is the round score of a player who has not gone
+out, as ``score_player`` reckons it from the ruleset's own formula.  For each
+random hand:
 
 1. Candidate melds are enumerated here, independently of the solver: every
    sub-multiset of 3-6 naturals of one rank (piernas), and every run window
    of 3-13 positions in one suit (ace low or high, never both), each position
    filled by the natural card of that suit and rank if the hand has it or by
-   any wild card of the hand (Joker or any 2).  Every legal escalera and
+   any wild card of the hand (a Joker, or under ``mas-pagat`` any 2).  Every legal escalera and
    pierna of the hand is such a multiset.  Each candidate is judged by
-   ``matcher_for(rs).match(cards, reasons=False).best`` (illegal ones dropped)
-   and worth its ``.points`` plus the in-hand values of its cards.
+   ``score_player``, which reads it by ``matcher_for(rs).match(cards).best``
+   (illegal ones raise ``PartError`` and are dropped),
+   and worth what putting it down changes in the round score, better-signed:
+   ``score_player`` of that meld alone, less what its cards would add to the
+   score if kept (``score_player`` of each card alone), both from the score of
+   nothing at all, times +1 where a higher score is better and -1 where lower
+   is (``mas-pagat``: its meld points plus the in-hand values of its cards;
+   ``menos``, no meld points: the penalty of its cards).  This is exact for a
+   round formula that is a sum of per-meld and per-card terms (the solver's
+   own objective is checked to be one, with no ``max``/``min`` around it), and
+   every hand checks it again in step 3.
 2. Integer program: ``x_m`` = how many times meld ``m`` is put down (a meld can
    appear twice with two decks); maximise the sum of ``x_m`` times its worth,
    subject to every card being used at most as often as the hand holds it.
    Solved by HiGHS through ``scipy.optimize.milp`` with a zero MIP gap.
-3. Its score (objective minus the in-hand value of the whole hand, i.e. meld
-   points minus the in-hand values of the cards left) is recomputed with
-   ``loba_dsl.scoring.rounds.score_player`` on the melds it chose and the cards left,
-   and compared with ``Solver(rs).arrange(hand).score`` (also rescored with
-   ``score_player``).  Any disagreement prints the hand and both arrangements.
+3. Its score (the score of keeping the whole hand, plus the objective
+   better-signed) is recomputed with ``loba_dsl.scoring.rounds.score_player`` on
+   the melds it chose and the cards left, and compared with
+   ``Solver(rs).arrange(hand).score`` (also rescored with ``score_player``).
+   Any disagreement prints the hand and both arrangements.
 """
 
 from __future__ import annotations
@@ -32,6 +46,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -41,11 +56,14 @@ import numpy as np  # type: ignore[import-not-found, unused-ignore]
 from scipy.optimize import Bounds, LinearConstraint, milp  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
 from loba_dsl.cards.deck import Card
-from loba_dsl.melds.matcher import Matcher, matcher_for
+from loba_dsl.errors import InputError, LobaError
+from loba_dsl.melds.matcher import matcher_for
 from loba_dsl.rules.loading import load
-from loba_dsl.rules.model import Ruleset
+from loba_dsl.rules.model import Better, Ruleset
+from loba_dsl.scoring.model import PartError
 from loba_dsl.scoring.rounds import score_player
 from loba_dsl.solver.api import Solver
+from loba_dsl.solver.objective import round_objective
 
 Multiset = tuple[Card, ...]
 
@@ -68,6 +86,34 @@ def submultisets(items: Sequence[tuple[Card, int]], size: int) -> Iterator[Multi
             yield (card,) * take + tail
 
 
+def not_expressible(rs: Ruleset) -> list[str]:
+    """Why the enumeration and the integer program below cannot stand for this ruleset (empty: they can)."""
+    why: list[str] = []
+    deck = rs.deck
+    if deck.ace != 0:
+        why.append("its ace is not the lowest rank (the run windows put the high ace at position n_ranks)")
+    any_wild = bool(rs.wilds.cards) or deck.jokers > 0
+    for k in matcher_for(rs).specs:
+        if k.run:
+            if k.ace == "wrap":
+                why.append(f"meld '{k.name}' is a run that may turn the corner (none is enumerated)")
+            if k.lo < 3:
+                why.append(f"meld '{k.name}' is a run of fewer than 3 cards (none is enumerated)")
+            continue
+        if any_wild and k.no_wilds is None and not any(
+                counter == "wilds" and ((op in ("<=", "==") and v == 0) or (op == "<" and v <= 1))
+                for counter, op, v, _ in k.limits):
+            why.append(f"meld '{k.name}' is a set that may hold wilds (sets are enumerated without)")
+        if k.lo < 3 or min(k.hi, deck.copies * deck.n_suits) > 6:
+            why.append(f"meld '{k.name}' is a set of fewer than 3 or more than 6 cards (sets of 3-6 are enumerated)")
+    try:
+        if round_objective(rs).wrap is not None:
+            why.append("its round score has a max or min around it")
+    except InputError as e:
+        why.append(str(e))
+    return why
+
+
 class Candidates:
     """Plausible melds of a hand, enumerated from the deck's geometry alone, judged by the matcher."""
 
@@ -76,8 +122,22 @@ class Candidates:
         self.deck = rs.deck
         assert self.deck.ace == 0, "run windows below put the high ace at position n_ranks"
         self.wild = frozenset(rs.wilds.cards) | {self.deck.joker_code}
-        self.matcher: Matcher = matcher_for(rs)
-        self.in_hand = [score_player(rs, hand=[c]).hand_value or 0 for c in range(self.deck.n_codes)]
+        self.sign = 1 if rs.scoring.better is Better.HIGHER else -1
+        """+1 where a higher round score is better, -1 where lower is: the integer program maximises."""
+        self.nothing = score_player(rs).score
+        """The round score with nothing put down and nothing kept."""
+        self.kept = [score_player(rs, hand=[c]).score - self.nothing for c in range(self.deck.n_codes)]
+        """Per card code, what keeping it adds to the round score (``mas-pagat``: minus its in-hand value;
+        ``menos``: its penalty)."""
+
+    def keeping(self, hand: Sequence[Card]) -> int:
+        """The round score of keeping every card of ``hand`` (as the per-card terms add it up)."""
+        return self.nothing + sum(self.kept[c] for c in hand)
+
+    def worth(self, meld: Multiset) -> int:
+        """What putting ``meld`` down instead of keeping its cards adds to the round score, better-signed."""
+        melded = score_player(self.rs, melds=[meld]).score - self.nothing
+        return self.sign * (melded - sum(self.kept[c] for c in meld))
 
     def multisets(self, hand: Sequence[Card]) -> set[Multiset]:
         deck = self.deck
@@ -111,13 +171,13 @@ class Candidates:
         return out
 
     def judged(self, hand: Sequence[Card]) -> list[tuple[Multiset, int]]:
-        """Legal candidates with their worth: meld points plus the in-hand values of their cards."""
+        """Legal candidates with their worth (:meth:`worth`)."""
         out = []
         for cards in sorted(self.multisets(hand)):
-            best = self.matcher.match(cards, reasons=False).best
-            if best is not None:
-                assert best.points is not None
-                out.append((cards, best.points + sum(self.in_hand[c] for c in cards)))
+            try:
+                out.append((cards, self.worth(cards)))
+            except PartError:  # not a legal meld (score_player reads each by the matcher's best reading)
+                continue
         return out
 
 
@@ -174,7 +234,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ruleset", default="mas-pagat")
     args = parser.parse_args()
-    rs = load(args.ruleset)
+    try:
+        rs = load(args.ruleset)
+    except LobaError as e:
+        print(f"crosscheck_ilp: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    why = not_expressible(rs)
+    if why:
+        print(f"crosscheck_ilp: the integer program here cannot stand for ruleset {rs.name}: " + "; ".join(why),
+              file=sys.stderr)
+        raise SystemExit(2)
     solver = Solver(rs)
     cands = Candidates(rs)
     pool = full_deck(rs)
@@ -203,7 +272,7 @@ def main() -> None:
             ours_score = score_player(rs, melds=ours_melds, hand=minus(hand, ours_melds)).score
             ilp_left = minus(hand, chosen)
             ilp_score = score_player(rs, melds=chosen, hand=ilp_left).score
-            assert ilp_score == objective - sum(cands.in_hand[c] for c in hand), "ILP objective and score_player"
+            assert ilp_score == cands.keeping(hand) + cands.sign * objective, "ILP objective and score_player"
             assert ours_score == ours.score, "Arrangement.score and score_player"
             scores.append(ilp_score)
             if ours_score == ilp_score:
