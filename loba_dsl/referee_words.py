@@ -124,6 +124,22 @@ ES: Mapping[str, str] = {
         "{player} no bajó el contrato de la ronda {number} ({contract})",
     "{player} may not go out in the turn of their first lay-down":
         "{player} no puede cortar en el turno de su primera bajada",
+    # ---- a lay-down against the opening minimum or the round's contract (loba_dsl.scoring.requirements)
+    "'{meld}' is not a legal meld": "'{meld}' no es una combinación válida",
+    "worth {total} {how}: {word} the minimum of {minimum}": "vale {total} {how}: {word} al mínimo de {minimum}",
+    "together": "entre todas sus combinaciones",
+    "in its best single meld": "en su mejor combinación",
+    "reaches": "llega",
+    "does not reach": "no llega",
+    "fulfils round {number}'s contract: {contract}": "cumple el contrato de la ronda {number}: {contract}",
+    "does not fulfil round {number}'s contract: {contract} (it is part of it)":
+        "no cumple el contrato de la ronda {number}: {contract} (es parte de él)",
+    "holds round {number}'s contract ({contract}) and other melds: the contract goes down alone in its turn, other "
+    "melds from the next (requirements.contracts.other_melds_same_turn: false)":
+        "tiene el contrato de la ronda {number} ({contract}) y otras combinaciones: el contrato se baja solo en su "
+        "turno, las otras combinaciones desde el turno siguiente (requirements.contracts.other_melds_same_turn: "
+        "false)",
+    "does not fulfil round {number}'s contract: {contract}": "no cumple el contrato de la ronda {number}: {contract}",
     # ---- the deal (loba_dsl.game.dealing, loba_dsl.game.table)
     "{player} was dealt {count} cards, not the {each} dealt to each of {players} players":
         "a {player} le repartieron {count} cartas, no las {each} que se reparten a cada uno de {players} jugadores",

@@ -248,7 +248,7 @@ class WitnessSearch(MeldSearch):
                             continue
                         codes = [tuple(p.code[s][p.names[i]] for i in m) for m in melds]
                         v = contract(rs, rnd, codes)
-                        verdicts.append((v.ok, v.summary))
+                        verdicts.append((v.ok, str(v.summary)))
                     if verdicts[0][0] != verdicts[1][0]:
                         example = f"round {rnd}, laying down " + " | ".join(
                             f"{p.text(m)} ({self.meld_kind(m)})" for m in melds)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from loba_dsl.budget import BudgetLike, Clock
 from loba_dsl.cards.deck import Card
 from loba_dsl.cards.notation import ParsedCards, check_copies
-from loba_dsl.errors import InputError
+from loba_dsl.errors import InputError, said
 from loba_dsl.melds.matcher import Matcher, Reading, matcher_for
 from loba_dsl.rules.model import Ruleset
 
@@ -209,7 +209,7 @@ class Verdict:
             "ok": self.ok,
             "value": self.value,
             "needed": self.needed,
-            "summary": self.summary,
+            "summary": str(self.summary),  # the English words (Said words are no JSON of their own)
             "melds": [{"cards": [names[c] for c in m.cards], "kinds": list(m.kinds), "value": m.value}
                       for m in self.melds],
         }
@@ -235,13 +235,13 @@ def opening(ruleset: Ruleset, melds: Sequence[Sequence[Card]]) -> Verdict:
     illegal = [v for v in verdicts if not v.kinds]
     if illegal:
         shown = " ".join(ruleset.deck.names_of(illegal[0].cards))
-        return Verdict(False, tuple(verdicts), f"'{shown}' is not a legal meld", None, rule.minimum)
+        return Verdict(False, tuple(verdicts), said("'{meld}' is not a legal meld", meld=shown), None, rule.minimum)
     total = rule.total(v.value or 0 for v in verdicts)
-    how = "together" if rule.first_turn else "in its best single meld"
+    how = said("together") if rule.first_turn else said("in its best single meld")
     ok = total >= rule.minimum
-    word = "reaches" if ok else "does not reach"
-    return Verdict(ok, tuple(verdicts), f"worth {total} {how}: {word} the minimum of {rule.minimum}", total,
-                   rule.minimum)
+    word = said("reaches") if ok else said("does not reach")
+    return Verdict(ok, tuple(verdicts), said("worth {total} {how}: {word} the minimum of {minimum}", total=total,
+                                             how=how, word=word, minimum=rule.minimum), total, rule.minimum)
 
 
 def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]]) -> Verdict:
@@ -251,16 +251,19 @@ def contract(ruleset: Ruleset, round_number: int, melds: Sequence[Sequence[Card]
     illegal = [v for v in verdicts if not v.kinds]
     if illegal:
         shown = " ".join(ruleset.deck.names_of(illegal[0].cards))
-        return Verdict(False, verdicts, f"'{shown}' is not a legal meld")
+        return Verdict(False, verdicts, said("'{meld}' is not a legal meld", meld=shown))
     # Each meld may be legal as several kinds: look for one assignment that gives exactly the contract.
     choices = list(itertools.product(*(v.kinds for v in verdicts)))
     if any(rule.fulfilled_by(choice) for choice in choices):
-        return Verdict(True, verdicts, f"fulfils round {round_number}'s contract: {rule.in_words}")
+        return Verdict(True, verdicts, said("fulfils round {number}'s contract: {contract}", number=round_number,
+                                            contract=rule.in_words))
     if any(rule.part_of(choice) for choice in choices):
-        return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {rule.in_words} (it is "
-                       "part of it)", partial=True)
+        return Verdict(False, verdicts, said("does not fulfil round {number}'s contract: {contract} (it is part of "
+                                             "it)", number=round_number, contract=rule.in_words), partial=True)
     if not rule.others and any(rule.fulfilled_by(choice, others=True) for choice in choices):
-        return Verdict(False, verdicts, f"holds round {round_number}'s contract ({rule.in_words}) and other melds: "
-                       "the contract goes down alone in its turn, other melds from the next "
-                       "(requirements.contracts.other_melds_same_turn: false)")
-    return Verdict(False, verdicts, f"does not fulfil round {round_number}'s contract: {rule.in_words}")
+        return Verdict(False, verdicts, said(
+            "holds round {number}'s contract ({contract}) and other melds: the contract goes down alone in its "
+            "turn, other melds from the next (requirements.contracts.other_melds_same_turn: false)",
+            number=round_number, contract=rule.in_words))
+    return Verdict(False, verdicts, said("does not fulfil round {number}'s contract: {contract}", number=round_number,
+                                         contract=rule.in_words))

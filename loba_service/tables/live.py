@@ -93,12 +93,12 @@ def _reentry_refused(e: LobaError) -> ActionRefused:
     """A re-entry decision the match does not take (``match.reentry``), in every language its words have."""
     from loba_dsl.error_words import LANGUAGES
 
-    def said(lang: str) -> tuple[str, list[dict[str, str]]]:
+    def words(lang: str) -> tuple[str, list[dict[str, str]]]:
         return e.message_in(lang), [{"rule": "match.reentry", "message": e.message_in(lang), "where": ""}]
 
-    message, reasons = said("en")
+    message, reasons = words("en")
     return ActionRefused(422, "illegal-move", message, reasons,
-                         {lang: said(lang) for lang in LANGUAGES if lang != "en"})
+                         {lang: words(lang) for lang in LANGUAGES if lang != "en"})
 
 
 class LiveTable:

@@ -19,17 +19,20 @@ from table_deals import cards, deal
 import loba_dsl
 from loba_dsl.error_words import TEMPLATES
 from loba_dsl.game import Discard, Draw, IllegalMove, Meld
+from loba_dsl.game.turn_end import standing
 from loba_dsl.referee_words import ES
 from loba_dsl.rules.loading import load
 from loba_dsl.rules.model import Ruleset
 
-GAME = Path(loba_dsl.__file__).resolve().parent / "game"
+PACKAGE = Path(loba_dsl.__file__).resolve().parent
+REFEREE = [*sorted((PACKAGE / "game").glob("*.py")), PACKAGE / "scoring" / "requirements.py"]
+"""The referee's modules, and the requirements' verdicts its reasons quote."""
 
 
 def calls(name: str) -> list[tuple[str, ast.Call]]:
-    """Every call of ``name(...)`` in loba_dsl/game, with where it is."""
+    """Every call of ``name(...)`` in the referee's modules, with where it is."""
     found = []
-    for path in sorted(GAME.glob("*.py")):
+    for path in REFEREE:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
                 found.append((f"{path.name}:{node.lineno}", node))
@@ -109,3 +112,20 @@ def test_an_illegal_meld_in_spanish_carries_the_melds_own_reasons(menos: Ruleset
     assert spanish.endswith(f"(melds.pierna en rulesets/menos.yaml:{r.where.rsplit(':', 1)[1]})")
     assert r.text().startswith("'7♠ 7♥ JOKER' is not a legal meld: pierna: allows no wild cards, but JOKER would "
                                "be wild (rule 'no wilds' at rulesets/menos.yaml:")
+
+
+def test_a_first_lay_down_short_of_the_minimum_in_spanish() -> None:
+    # rules.md §4 bazas: the first lay-down (everything put down that first turn) must be worth 50, counted with
+    # §1's values: 7 7 7 is 21, short of it.
+    rs = load("bazas")
+    t = deal(rs, {"Beto": "7♠ 7♥ 7♦ K♠ K♥ K♦"}, upcard="2♣")
+    t.play(Draw("Beto", "stock"))
+    t.play(Meld("Beto", cards(rs, "7♠ 7♥ 7♦")))
+    short, _ = standing(rs, t.state, 1, t.state.melds, t.state.info)
+    where = f"rulesets/bazas.yaml:{line_of(rs, 'minimum')}"  # requirements.opening.minimum
+    assert [r.text() for r in short] == [
+        "Beto's first lay-down (7♠ 7♥ 7♦) worth 21 together: does not reach the minimum of 50 "
+        f"(requirements.opening at {where})"]
+    assert [r.text("es") for r in short] == [
+        "la primera bajada de Beto (7♠ 7♥ 7♦): vale 21 entre todas sus combinaciones: no llega al mínimo de 50 "
+        f"(requirements.opening en {where})"]
