@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,20 +85,30 @@ class Store:
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
         self._checkpointer: sqlite3.Connection | None = None
+        self._checkpointing = threading.Lock()
+        """Held by a checkpoint and by :meth:`close`: closing a connection that another thread is using
+        crashes the interpreter (seen once, a segfault in a test's teardown)."""
+        self._closed = False
 
     def checkpoint(self) -> None:
-        """Copy the WAL into the database file (and fsync it): from another thread than the one that commits."""
+        """Copy the WAL into the database file (and fsync it): from another thread than the one that commits;
+        nothing once the store is closed."""
         if not self.path:
             return
-        if self._checkpointer is None:
-            self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._checkpointer.execute("PRAGMA busy_timeout=5000")
-        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        with self._checkpointing:
+            if self._closed:
+                return
+            if self._checkpointer is None:
+                self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                self._checkpointer.execute("PRAGMA busy_timeout=5000")
+            self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
-        if self._checkpointer is not None:
-            self._checkpointer.close()
-        self.db.close()
+        with self._checkpointing:  # (waits for a checkpoint under way)
+            self._closed = True
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+            self.db.close()
 
     def create(self, table_id: str, spec: dict[str, Any], host_hash: str, seat_hashes: dict[str, str]) -> None:
         now = time.time()
