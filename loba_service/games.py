@@ -57,7 +57,7 @@ from loba_service.game_bodies import (
     ReplayOut,
 )
 from loba_service.game_states import GameStates, Held
-from loba_service.problems import ErrorItem, ErrorLocation, ServiceError, speaks
+from loba_service.problems import LANGUAGES, ErrorItem, ErrorLocation, ServiceError, speaks
 from loba_service.rulesets import spec_of
 from loba_service.seal import Sealer, service_key
 
@@ -208,8 +208,6 @@ def reason_items(reasons: Any, lang: str = "en") -> list[ErrorItem]:
 def illegal(e: Any) -> ServiceError:
     """A 422 for the referee's refusal ``e`` (an ``IllegalMove``), its reasons in every language they are said in
     (``spoken``: the request's ``"messages"`` picks one)."""
-    from loba_dsl.error_words import LANGUAGES
-
     spoken = {lang: (e.message_in(lang), reason_items(e.reasons, lang)) for lang in LANGUAGES if lang != "en"}
     return ServiceError(422, "illegal-move", "The move is illegal", e.message, reason_items(e.reasons), spoken=spoken)
 

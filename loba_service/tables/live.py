@@ -25,6 +25,7 @@ from typing import Any
 from loba_dsl import UNKNOWN_CARD as UNKNOWN
 from loba_dsl import Budget, Draw, IllegalMove, LobaError, Ruleset, Table, move_from_dict, turn_moves
 from loba_dsl import record_view as view_of
+from loba_service.problems import LANGUAGES
 
 __all__ = ["HIDDEN", "LISTING_BUDGET", "MAX_LEGAL", "ActionRefused", "LiveTable", "Spec"]
 
@@ -83,16 +84,12 @@ class ActionRefused(Exception):
 def refused(e: IllegalMove) -> ActionRefused:
     """The referee's refusal as a 422, its reasons in every language they are said in (made only here, on a
     refusal)."""
-    from loba_dsl.error_words import LANGUAGES
-
     spoken = {lang: (e.message_in(lang), [r.to_dict(lang) for r in e.reasons]) for lang in LANGUAGES if lang != "en"}
     return ActionRefused(422, "illegal-move", e.message, [r.to_dict() for r in e.reasons], spoken)
 
 
 def _reentry_refused(e: LobaError) -> ActionRefused:
     """A re-entry decision the match does not take (``match.reentry``), in every language its words have."""
-    from loba_dsl.error_words import LANGUAGES
-
     def words(lang: str) -> tuple[str, list[dict[str, str]]]:
         return e.message_in(lang), [{"rule": "match.reentry", "message": e.message_in(lang), "where": ""}]
 
